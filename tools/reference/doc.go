@@ -1,0 +1,3 @@
+// Package reference builds core/v1 ObjectReferences to API objects, as used
+// by events and other objects that point at another object.
+package reference

@@ -1,0 +1,5 @@
+// Package flowcontrol throttles clients: token-bucket rate limiters that
+// cap the request rate of a client, and a per-key exponential Backoff for
+// retrying failing operations. Both take injectable clocks so that tests
+// can drive time by hand.
+package flowcontrol

@@ -1,0 +1,3 @@
+// Package keyutil reads, writes and generates PEM-encoded private and
+// public keys (RSA and ECDSA).
+package keyutil
