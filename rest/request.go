@@ -1,0 +1,486 @@
+package rest
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"path"
+	"reflect"
+	"time"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/kubeclient/client-go/util/flowcontrol"
+)
+
+// RequestConstructionError is returned when a request cannot be assembled.
+type RequestConstructionError struct {
+	Err error
+}
+
+// Error describes the construction failure.
+func (r *RequestConstructionError) Error() string {
+	return fmt.Sprintf("request construction error: '%v'", r.Err)
+}
+
+// defaultMaxRetries is how often a request follows Retry-After responses
+// unless MaxRetries says otherwise.
+const defaultMaxRetries = 10
+
+// Request builds one API call step by step. The first builder error is kept
+// and every later builder call is ignored; the error is returned when the
+// request runs (or by Error).
+type Request struct {
+	c *RESTClient
+
+	warningHandler WarningHandlerWithContext
+	rateLimiter    flowcontrol.RateLimiter
+	backoff        BackoffManagerWithContext
+	timeout        time.Duration
+	maxRetries     int
+	retryFn        requestRetryFunc
+
+	verb       string
+	pathPrefix string
+	subpath    string
+	params     url.Values
+	headers    http.Header
+
+	// Kubernetes path parts: [namespaces/<namespace>/]<resource>[/<name>[/<subresource>]]
+	namespace    string
+	namespaceSet bool
+	resource     string
+	resourceName string
+	subresource  string
+
+	// err is the first builder error.
+	err error
+
+	// body is a caller-supplied stream, sent once and never retried;
+	// bodyBytes is a body that can be sent again on every attempt. At most
+	// one of them is set.
+	body      io.Reader
+	bodyBytes []byte
+
+	contentConfig ClientContentConfig
+	// contentTypeDefaulted tells whether the client configured no content
+	// type, which lets UseProtobufAsDefault switch to protobuf.
+	contentTypeDefaulted bool
+}
+
+// NewRequest starts a request on c.
+func NewRequest(c *RESTClient) *Request {
+	var backoff BackoffManagerWithContext
+	if c.newBackoff != nil {
+		backoff = c.newBackoff()
+	}
+	if backoff == nil {
+		backoff = &NoBackoff{}
+	}
+
+	prefix := path.Join("/", c.versionedAPIPath)
+	if c.base != nil {
+		prefix = path.Join("/", c.base.Path, c.versionedAPIPath)
+	}
+
+	var timeout time.Duration
+	if c.Client != nil {
+		timeout = c.Client.Timeout
+	}
+
+	content, defaulted := c.content.forNewRequest()
+
+	r := &Request{
+		c:                    c,
+		rateLimiter:          c.rateLimiter,
+		backoff:              backoff,
+		timeout:              timeout,
+		pathPrefix:           prefix,
+		maxRetries:           defaultMaxRetries,
+		retryFn:              defaultRequestRetryFn,
+		warningHandler:       c.warningHandler,
+		contentConfig:        content,
+		contentTypeDefaulted: defaulted,
+	}
+	r.setAcceptHeader()
+	return r
+}
+
+// NewRequestWithClient returns a request on a RESTClient made just for it,
+// for tests.
+func NewRequestWithClient(base *url.URL, versionedAPIPath string, content ClientContentConfig, client *http.Client) *Request {
+	return NewRequest(&RESTClient{
+		base:             base,
+		versionedAPIPath: versionedAPIPath,
+		content:          &contentConfigProvider{base: content},
+		Client:           client,
+	})
+}
+
+// UseProtobufAsDefaultIfPreferred calls UseProtobufAsDefault when
+// prefersProtobuf is set.
+func (r *Request) UseProtobufAsDefaultIfPreferred(prefersProtobuf bool) *Request {
+	if prefersProtobuf {
+		return r.UseProtobufAsDefault()
+	}
+	return r
+}
+
+// UseProtobufAsDefault switches the request to protobuf, accepting JSON as a
+// fallback, unless the client configured a content type or Accept header.
+func (r *Request) UseProtobufAsDefault() *Request {
+	if r.contentTypeDefaulted && r.contentConfig.AcceptContentTypes == "" {
+		r.contentConfig.AcceptContentTypes = runtime.ContentTypeProtobuf + "," + runtime.ContentTypeJSON
+		r.contentConfig.ContentType = runtime.ContentTypeProtobuf
+		r.setAcceptHeader()
+	}
+	return r
+}
+
+func (r *Request) setAcceptHeader() {
+	switch {
+	case r.contentConfig.AcceptContentTypes != "":
+		r.SetHeader("Accept", r.contentConfig.AcceptContentTypes)
+	case r.contentConfig.ContentType != "":
+		r.SetHeader("Accept", r.contentConfig.ContentType+", */*")
+	}
+}
+
+// Verb sets the HTTP method.
+func (r *Request) Verb(verb string) *Request {
+	r.verb = verb
+	return r
+}
+
+// Prefix appends segments to the path that comes before the namespace,
+// resource and name. AbsPath discards earlier prefixes.
+func (r *Request) Prefix(segments ...string) *Request {
+	if r.err != nil {
+		return r
+	}
+	r.pathPrefix = path.Join(r.pathPrefix, path.Join(segments...))
+	return r
+}
+
+// Suffix appends segments to the path after the namespace, resource, name
+// and subresource.
+func (r *Request) Suffix(segments ...string) *Request {
+	if r.err != nil {
+		return r
+	}
+	r.subpath = path.Join(r.subpath, path.Join(segments...))
+	return r
+}
+
+// fail records the first builder error.
+func (r *Request) fail(format string, args ...any) *Request {
+	if r.err == nil {
+		r.err = fmt.Errorf(format, args...)
+	}
+	return r
+}
+
+// Resource sets the resource (such as "pods"); it may be set once.
+func (r *Request) Resource(resource string) *Request {
+	if r.err != nil {
+		return r
+	}
+	if r.resource != "" {
+		return r.fail("resource already set to %q, cannot change to %q", r.resource, resource)
+	}
+	if problems := IsValidPathSegmentName(resource); len(problems) != 0 {
+		return r.fail("invalid resource %q: %v", resource, problems)
+	}
+	r.resource = resource
+	return r
+}
+
+// BackOff sets the backoff manager; nil means no backoff.
+//
+// Deprecated: BackoffManager.Sleep ignores the caller's context. Use
+// BackOffWithContext instead.
+func (r *Request) BackOff(manager BackoffManager) *Request {
+	if manager == nil {
+		r.backoff = &NoBackoff{}
+		return r
+	}
+	r.backoff = contextFreeBackoff{manager}
+	return r
+}
+
+// BackOffWithContext sets the backoff manager; nil means no backoff.
+func (r *Request) BackOffWithContext(manager BackoffManagerWithContext) *Request {
+	if manager == nil {
+		r.backoff = &NoBackoff{}
+		return r
+	}
+	r.backoff = manager
+	return r
+}
+
+// WarningHandler sets the handler for this request's warnings; nil means the
+// process default (see SetDefaultWarningHandler).
+func (r *Request) WarningHandler(handler WarningHandler) *Request {
+	if handler == nil {
+		r.warningHandler = nil
+		return r
+	}
+	r.warningHandler = warningHandlerIgnoringContext{handler}
+	return r
+}
+
+// WarningHandlerWithContext sets the handler for this request's warnings;
+// nil means the process default (see SetDefaultWarningHandlerWithContext).
+func (r *Request) WarningHandlerWithContext(handler WarningHandlerWithContext) *Request {
+	r.warningHandler = handler
+	return r
+}
+
+// Throttle replaces the rate limiter of this request.
+func (r *Request) Throttle(limiter flowcontrol.RateLimiter) *Request {
+	r.rateLimiter = limiter
+	return r
+}
+
+// SubResource sets the subresource path (such as "status" or "scale"),
+// which follows the name; it may be set once.
+func (r *Request) SubResource(subresources ...string) *Request {
+	if r.err != nil {
+		return r
+	}
+	joined := path.Join(subresources...)
+	if r.subresource != "" {
+		return r.fail("subresource already set to %q, cannot change to %q", r.subresource, joined)
+	}
+	for _, s := range subresources {
+		if problems := IsValidPathSegmentName(s); len(problems) != 0 {
+			return r.fail("invalid subresource %q: %v", s, problems)
+		}
+	}
+	r.subresource = joined
+	return r
+}
+
+// Name sets the name of the object; it must be non-empty and may be set
+// once.
+func (r *Request) Name(resourceName string) *Request {
+	if r.err != nil {
+		return r
+	}
+	if resourceName == "" {
+		return r.fail("resource name may not be empty")
+	}
+	if r.resourceName != "" {
+		return r.fail("resource name already set to %q, cannot change to %q", r.resourceName, resourceName)
+	}
+	if problems := IsValidPathSegmentName(resourceName); len(problems) != 0 {
+		return r.fail("invalid resource name %q: %v", resourceName, problems)
+	}
+	r.resourceName = resourceName
+	return r
+}
+
+// Namespace scopes the request to a namespace; it may be set once. An empty
+// namespace means all namespaces.
+func (r *Request) Namespace(namespace string) *Request {
+	if r.err != nil {
+		return r
+	}
+	if r.namespaceSet {
+		return r.fail("namespace already set to %q, cannot change to %q", r.namespace, namespace)
+	}
+	if problems := IsValidPathSegmentName(namespace); len(problems) != 0 {
+		return r.fail("invalid namespace %q: %v", namespace, problems)
+	}
+	r.namespaceSet = true
+	r.namespace = namespace
+	return r
+}
+
+// NamespaceIfScoped calls Namespace when scoped is set.
+func (r *Request) NamespaceIfScoped(namespace string, scoped bool) *Request {
+	if scoped {
+		return r.Namespace(namespace)
+	}
+	return r
+}
+
+// AbsPath replaces the path with segments below the path of the client's
+// base URL. A trailing slash survives when a single segment is given.
+func (r *Request) AbsPath(segments ...string) *Request {
+	if r.err != nil {
+		return r
+	}
+	basePath := ""
+	if r.c.base != nil {
+		basePath = r.c.base.Path
+	}
+	r.pathPrefix = path.Join(basePath, path.Join(segments...))
+	if len(segments) == 1 && (len(basePath) > 1 || len(segments[0]) > 1) && segments[0][len(segments[0])-1] == '/' {
+		r.pathPrefix += "/"
+	}
+	return r
+}
+
+// RequestURI replaces the path and query parameters with those of uri, a
+// server-relative URI.
+func (r *Request) RequestURI(uri string) *Request {
+	if r.err != nil {
+		return r
+	}
+	u, err := url.Parse(uri)
+	if err != nil {
+		r.err = err
+		return r
+	}
+	r.AbsPath(u.Path)
+	query := u.Query()
+	if len(query) == 0 {
+		r.params = nil
+		return r
+	}
+	r.params = make(url.Values, len(query))
+	for k, v := range query {
+		r.params[k] = v
+	}
+	return r
+}
+
+// Param adds a query parameter value.
+func (r *Request) Param(paramName, s string) *Request {
+	if r.err != nil {
+		return r
+	}
+	r.addParam(paramName, s)
+	return r
+}
+
+func (r *Request) addParam(name, value string) {
+	if r.params == nil {
+		r.params = url.Values{}
+	}
+	r.params[name] = append(r.params[name], value)
+}
+
+// VersionedParams adds the fields of obj (such as metav1.ListOptions) as
+// query parameters, converted with codec to the client's group version.
+// Empty omitempty fields are left out; values add to those already set.
+func (r *Request) VersionedParams(obj runtime.Object, codec runtime.ParameterCodec) *Request {
+	return r.SpecificallyVersionedParams(obj, codec, r.contentConfig.GroupVersion)
+}
+
+// SpecificallyVersionedParams is VersionedParams converting to version.
+func (r *Request) SpecificallyVersionedParams(obj runtime.Object, codec runtime.ParameterCodec, version schema.GroupVersion) *Request {
+	if r.err != nil {
+		return r
+	}
+	params, err := codec.EncodeParameters(obj, version)
+	if err != nil {
+		r.err = err
+		return r
+	}
+	for name, values := range params {
+		for _, v := range values {
+			r.addParam(name, v)
+		}
+	}
+	return r
+}
+
+// SetHeader sets a header to values, replacing earlier values.
+func (r *Request) SetHeader(key string, values ...string) *Request {
+	if r.headers == nil {
+		r.headers = http.Header{}
+	}
+	r.headers.Del(key)
+	for _, v := range values {
+		r.headers.Add(key, v)
+	}
+	return r
+}
+
+// Timeout bounds the whole request, retries included, and asks the server
+// for the same limit through the "timeout" query parameter.
+func (r *Request) Timeout(d time.Duration) *Request {
+	if r.err != nil {
+		return r
+	}
+	r.timeout = d
+	return r
+}
+
+// MaxRetries sets how many times the request follows Retry-After responses
+// (429 and 5xx) or retryable connection errors; the default is 10 and zero
+// or less disables retries. Negative values count as zero.
+func (r *Request) MaxRetries(maxRetries int) *Request {
+	r.maxRetries = max(maxRetries, 0)
+	return r
+}
+
+// Body sets the request body from obj:
+//   - string: the content of the file of that name;
+//   - []byte: sent as is;
+//   - io.Reader: streamed as is (such a request is never retried);
+//   - runtime.Object: encoded with the request's content type, which also
+//     becomes the Content-Type header; a nil object leaves the body unset.
+//
+// Anything else is an error.
+func (r *Request) Body(obj interface{}) *Request {
+	if r.err != nil {
+		return r
+	}
+	switch v := obj.(type) {
+	case string:
+		data, err := os.ReadFile(v)
+		if err != nil {
+			r.err = err
+			return r
+		}
+		r.body, r.bodyBytes = nil, data
+	case []byte:
+		r.body, r.bodyBytes = nil, v
+	case io.Reader:
+		r.body, r.bodyBytes = v, nil
+	case runtime.Object:
+		// A typed nil pointer inside the interface counts as no object.
+		if rv := reflect.ValueOf(v); rv.Kind() == reflect.Pointer && rv.IsNil() {
+			return r
+		}
+		if r.contentConfig.Negotiator == nil {
+			return r.fail("cannot encode %T: the client has no negotiator for %q", v, r.contentConfig.ContentType)
+		}
+		encoder, err := r.contentConfig.Negotiator.Encoder(r.contentConfig.ContentType, nil)
+		if err != nil {
+			r.err = err
+			return r
+		}
+		data, err := runtime.Encode(encoder, v)
+		if err != nil {
+			r.err = err
+			return r
+		}
+		r.body, r.bodyBytes = nil, data
+		r.SetHeader("Content-Type", r.contentConfig.ContentType)
+	default:
+		r.err = fmt.Errorf("unknown type used for body: %+v", obj)
+	}
+	return r
+}
+
+// Error returns the first error met while building the request.
+func (r *Request) Error() error {
+	return r.err
+}
+
+// ResponseWrapper gives access to a response either whole (DoRaw) or as a
+// stream (Stream). *Request implements it.
+type ResponseWrapper interface {
+	DoRaw(context.Context) ([]byte, error)
+	Stream(context.Context) (io.ReadCloser, error)
+}
+
+var _ ResponseWrapper = &Request{}

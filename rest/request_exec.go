@@ -1,0 +1,315 @@
+package rest
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime/serializer/streaming"
+	utilnet "k8s.io/apimachinery/pkg/util/net"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/klog/v2"
+
+	restwatch "github.com/kubeclient/client-go/rest/watch"
+)
+
+// httpClient returns the HTTP client requests of r are sent with.
+func (r *Request) httpClient() *http.Client {
+	if r.c.Client != nil {
+		return r.c.Client
+	}
+	return http.DefaultClient
+}
+
+// checkNamespaceUse catches an explicitly empty namespace where the server
+// would misread the request: creating in, or naming an object in, "".
+func (r *Request) checkNamespaceUse() error {
+	if !r.namespaceSet || r.namespace != "" {
+		return nil
+	}
+	switch r.verb {
+	case "POST":
+		return errors.New("an empty namespace may not be set during creation")
+	case "GET", "PUT", "DELETE":
+		if r.resourceName != "" {
+			return errors.New("an empty namespace may not be set when a resource name is provided")
+		}
+	}
+	return nil
+}
+
+// newHTTPRequest builds the HTTP request of one attempt. Replayable bodies
+// get a fresh reader and every attempt gets its own copy of the headers, so
+// retries never race with a previous attempt's transport.
+func (r *Request) newHTTPRequest(ctx context.Context) (*http.Request, error) {
+	var body io.Reader
+	switch {
+	case r.body != nil && r.bodyBytes != nil:
+		return nil, errors.New("cannot set both body and bodyBytes")
+	case r.body != nil:
+		body = r.body
+	case r.bodyBytes != nil:
+		body = bytes.NewReader(r.bodyBytes)
+	}
+	req, err := http.NewRequestWithContext(withDNSLatencyTrace(ctx), r.verb, r.URL().String(), body)
+	if err != nil {
+		return nil, err
+	}
+	req.Header = r.headers.Clone()
+	if req.Header == nil {
+		req.Header = http.Header{}
+	}
+	return req, nil
+}
+
+// retryableForIdempotentGet lets GET requests be retried after a dropped
+// connection ("connection reset by peer", an unexpected EOF from a server
+// shutting down, a lost HTTP/2 connection). Writes are never retried on
+// transport errors since they may have been applied.
+func retryableForIdempotentGet(req *http.Request, err error) bool {
+	if req.Method != http.MethodGet {
+		return false
+	}
+	return utilnet.IsConnectionReset(err) || utilnet.IsProbableEOF(err) || utilnet.IsHTTP2ConnectionLost(err)
+}
+
+// run sends the request, following retries, and calls handle with the final
+// response (never with a nil response). It returns an error when no
+// response was handled: a build error, throttling failure, cancellation or
+// transport error.
+func (r *Request) run(ctx context.Context, handle func(*http.Request, *http.Response)) error {
+	start := time.Now()
+	defer func() { observeRequestLatency(ctx, r, time.Since(start)) }()
+
+	if r.err != nil {
+		klog.FromContext(ctx).V(4).Info("Error in request", "err", r.err)
+		return r.err
+	}
+	if err := r.checkNamespaceUse(); err != nil {
+		return err
+	}
+	client := r.httpClient()
+
+	// Throttle before the timeout starts so a slow limiter does not eat the
+	// time budget of the request itself.
+	if err := r.tryThrottle(ctx); err != nil {
+		return err
+	}
+	if r.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, r.timeout)
+		defer cancel()
+	}
+
+	retry := r.retryFn(r.maxRetries)
+	for {
+		if err := retry.Before(ctx, r); err != nil {
+			return retry.WrapPreviousError(err)
+		}
+		req, err := r.newHTTPRequest(ctx)
+		if err != nil {
+			return err
+		}
+		resp, err := client.Do(req)
+		observeRequestSize(ctx, r, req)
+		if resp != nil && resp.StatusCode == http.StatusUnsupportedMediaType {
+			r.c.content.sawUnsupportedMediaType(req.Header.Get("Content-Type"))
+		}
+		retry.After(ctx, r, resp, err)
+
+		if retry.IsNextRetry(ctx, r, req, resp, err, retryableForIdempotentGet) {
+			drainAndClose(resp)
+			continue
+		}
+		if resp != nil {
+			handle(req, resp)
+			drainAndClose(resp)
+		}
+		return retry.WrapPreviousError(err)
+	}
+}
+
+// Do sends the request and reads the whole response into a Result.
+//
+// The errors are *errors.StatusError (or *errors.UnexpectedObjectError) for
+// responses the server sent, and the HTTP client's own errors otherwise.
+func (r *Request) Do(ctx context.Context) Result {
+	logger := klog.FromContext(ctx)
+	if r.body == nil {
+		logBody(logger, "Request Body", r.bodyBytes)
+	}
+	var result Result
+	err := r.run(ctx, func(req *http.Request, resp *http.Response) {
+		result = r.transformResponse(ctx, resp, req)
+	})
+	if err != nil {
+		return Result{err: err, logger: logger}
+	}
+	if result.err == nil || len(result.body) > 0 {
+		observeResponseSize(ctx, r, len(result.body))
+	}
+	return result
+}
+
+// DoRaw sends the request and returns the response body as is. Non-2xx
+// responses still become errors.
+func (r *Request) DoRaw(ctx context.Context) ([]byte, error) {
+	logger := klog.FromContext(ctx)
+	if r.body == nil {
+		logBody(logger, "Request Body", r.bodyBytes)
+	}
+	var body []byte
+	var bodyErr error
+	err := r.run(ctx, func(req *http.Request, resp *http.Response) {
+		body, bodyErr = io.ReadAll(resp.Body)
+		logBody(logger, "Response Body", body)
+		if resp.StatusCode < http.StatusOK || resp.StatusCode > http.StatusPartialContent {
+			bodyErr = r.unstructuredErrorFromResponse(resp, req, body)
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	if bodyErr == nil || len(body) > 0 {
+		observeResponseSize(ctx, r, len(body))
+	}
+	return body, bodyErr
+}
+
+// Stream sends the request and returns the body of a 2xx response for the
+// caller to read and close. Other responses become errors: the Status the
+// server sent, or an error naming the status code and body.
+func (r *Request) Stream(ctx context.Context) (io.ReadCloser, error) {
+	if r.body == nil {
+		logBody(klog.FromContext(ctx), "Request Body", r.bodyBytes)
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	if err := r.tryThrottle(ctx); err != nil {
+		return nil, err
+	}
+	client := r.httpClient()
+	retry := r.retryFn(r.maxRetries)
+	target := r.URL().String()
+	for {
+		if err := retry.Before(ctx, r); err != nil {
+			return nil, err
+		}
+		req, err := r.newHTTPRequest(ctx)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := client.Do(req)
+		retry.After(ctx, r, resp, err)
+		if err != nil {
+			// Only responses with Retry-After are retried here.
+			return nil, err
+		}
+		if resp.StatusCode >= 200 && resp.StatusCode < 300 {
+			handleWarnings(ctx, resp.Header, r.warningHandler)
+			return resp.Body, nil
+		}
+
+		if retry.IsNextRetry(ctx, r, req, resp, nil, neverRetryError) {
+			resp.Body.Close()
+			continue
+		}
+		result := r.transformResponse(ctx, resp, req)
+		resp.Body.Close()
+		if err := result.Error(); err != nil {
+			return nil, err
+		}
+		return nil, fmt.Errorf("%d while accessing %v: %s", result.statusCode, target, string(result.body))
+	}
+}
+
+// Watch opens a watch on the request's location and returns the stream of
+// events, decoded with the stream decoder negotiated for the response's
+// Content-Type. Watches are not rate limited. Events that cannot be decoded
+// end the watch with a watch.Error event carrying a metav1.Status.
+func (r *Request) Watch(ctx context.Context) (watch.Interface, error) {
+	if r.body == nil {
+		logBody(klog.FromContext(ctx), "Request Body", r.bodyBytes)
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	client := r.httpClient()
+
+	// A watch stream tolerates partial reads, so dropped or timed out
+	// connections may be retried whatever the verb.
+	retryable := IsRetryableErrorFunc(func(_ *http.Request, err error) bool {
+		return utilnet.IsProbableEOF(err) || utilnet.IsTimeout(err)
+	})
+	retry := r.retryFn(r.maxRetries)
+	target := r.URL().String()
+	for {
+		if err := retry.Before(ctx, r); err != nil {
+			return nil, retry.WrapPreviousError(err)
+		}
+		req, err := r.newHTTPRequest(ctx)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := client.Do(req)
+		retry.After(ctx, r, resp, err)
+		if err == nil && resp.StatusCode == http.StatusOK {
+			return r.newStreamWatcher(ctx, resp)
+		}
+
+		if retry.IsNextRetry(ctx, r, req, resp, err, retryable) {
+			drainAndClose(resp)
+			continue
+		}
+		if err != nil {
+			if retryable(req, err) {
+				// Out of retries on a dropped connection: the caller
+				// sees a watch that ends at once and starts over.
+				return watch.NewEmptyWatch(), nil
+			}
+			return nil, retry.WrapPreviousError(err)
+		}
+		result := r.transformResponse(ctx, resp, req)
+		drainAndClose(resp)
+		if err := result.Error(); err != nil {
+			return nil, retry.WrapPreviousError(err)
+		}
+		return nil, retry.WrapPreviousError(fmt.Errorf("for request %s, got status: %v", target, resp.StatusCode))
+	}
+}
+
+// newStreamWatcher turns a 200 watch response into a watch.Interface.
+func (r *Request) newStreamWatcher(ctx context.Context, resp *http.Response) (watch.Interface, error) {
+	logger := klog.FromContext(ctx)
+	contentType := resp.Header.Get("Content-Type")
+	mediaType, params, err := mime.ParseMediaType(contentType)
+	if err != nil {
+		logger.V(4).Info("Unexpected content type from the server", "contentType", contentType, "err", err)
+	}
+	if r.contentConfig.Negotiator == nil {
+		resp.Body.Close()
+		return nil, fmt.Errorf("no negotiator configured to decode a watch stream of type %q", contentType)
+	}
+	objectDecoder, streamSerializer, framer, err := r.contentConfig.Negotiator.StreamDecoder(mediaType, params)
+	if err != nil {
+		resp.Body.Close()
+		return nil, err
+	}
+	handleWarnings(ctx, resp.Header, r.warningHandler)
+
+	frames := framer.NewFrameReader(resp.Body)
+	events := streaming.NewDecoder(frames, streamSerializer)
+	return watch.NewStreamWatcherWithLogger(
+		logger,
+		restwatch.NewDecoder(events, objectDecoder),
+		// 500: the cause of a decoding failure is unknown.
+		apierrors.NewClientErrorReporter(http.StatusInternalServerError, r.verb, "ClientWatchDecoding"),
+	), nil
+}

@@ -1,0 +1,187 @@
+package rest
+
+import (
+	"bytes"
+	"context"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"golang.org/x/net/http2"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/klog/v2"
+)
+
+// transformResponse reads resp and turns it into a Result: the body, the
+// decoder matching the response's Content-Type (the request's content type
+// when the server sent none), the warnings, and for non-2xx responses an
+// error that Result.Error refines from a Status body when there is one.
+func (r *Request) transformResponse(ctx context.Context, resp *http.Response, req *http.Request) Result {
+	logger := klog.FromContext(ctx)
+	var body []byte
+	if resp.Body != nil {
+		data, err := io.ReadAll(resp.Body)
+		if err != nil {
+			var streamErr http2.StreamError
+			if errors.As(err, &streamErr) {
+				// The server closed the stream mid-body, typically a
+				// server-side timeout on a slow connection.
+				logger.V(2).Info("Stream error when reading response body, may be caused by closed connection", "err", err)
+				return Result{err: fmt.Errorf("stream error when reading response body, may be caused by closed connection. Please retry. Original error: %w", err), logger: logger}
+			}
+			logger.Error(err, "Unexpected error when reading response body")
+			return Result{err: fmt.Errorf("unexpected error when reading response body. Please retry. Original error: %w", err), logger: logger}
+		}
+		body = data
+	}
+	logBody(logger, "Response Body", body)
+
+	failed := resp.StatusCode != http.StatusSwitchingProtocols &&
+		(resp.StatusCode < http.StatusOK || resp.StatusCode > http.StatusPartialContent)
+
+	contentType := resp.Header.Get("Content-Type")
+	if contentType == "" {
+		contentType = r.contentConfig.ContentType
+	}
+	var decoder runtime.Decoder
+	if contentType != "" {
+		mediaType, params, err := mime.ParseMediaType(contentType)
+		if err != nil {
+			return Result{err: apierrors.NewInternalError(err), logger: logger}
+		}
+		if r.contentConfig.Negotiator != nil {
+			decoder, err = r.contentConfig.Negotiator.Decoder(mediaType, params)
+		} else {
+			err = runtime.NegotiateError{ContentType: mediaType}
+		}
+		if err != nil {
+			// No decoder for this media type: the body is opaque.
+			if failed {
+				return Result{err: r.unstructuredErrorFromResponse(resp, req, body), logger: logger}
+			}
+			return Result{
+				body:        body,
+				contentType: contentType,
+				statusCode:  resp.StatusCode,
+				warnings:    handleWarnings(ctx, resp.Header, r.warningHandler),
+				logger:      logger,
+			}
+		}
+	}
+
+	result := Result{
+		body:        body,
+		contentType: contentType,
+		statusCode:  resp.StatusCode,
+		decoder:     decoder,
+		logger:      logger,
+	}
+	if failed {
+		// A generic error from the status code; Result.Error replaces it
+		// with the server's Status when the body holds one.
+		retryAfter, _ := retryAfterSeconds(resp)
+		result.err = r.newUnstructuredResponseError(body, isTextResponse(resp), resp.StatusCode, req.Method, retryAfter)
+	}
+	result.warnings = handleWarnings(ctx, resp.Header, r.warningHandler)
+	return result
+}
+
+// maxUnstructuredResponseTextBytes caps how much of a body an error quotes.
+const maxUnstructuredResponseTextBytes = 2048
+
+// unstructuredErrorFromResponse builds the error for a failed response whose
+// body is not an API object, reading (a bounded part of) the body when the
+// caller has not.
+func (r *Request) unstructuredErrorFromResponse(resp *http.Response, req *http.Request, body []byte) error {
+	if body == nil && resp.Body != nil {
+		if data, err := io.ReadAll(io.LimitReader(resp.Body, maxUnstructuredResponseTextBytes)); err == nil {
+			body = data
+		}
+	}
+	retryAfter, _ := retryAfterSeconds(resp)
+	return r.newUnstructuredResponseError(body, isTextResponse(resp), resp.StatusCode, req.Method, retryAfter)
+}
+
+// newUnstructuredResponseError returns the StatusError a response of
+// statusCode implies (NotFound for 404, Conflict for 409 and so on), with the
+// text of a textual body as its message.
+func (r *Request) newUnstructuredResponseError(body []byte, isText bool, statusCode int, method string, retryAfter int) error {
+	if len(body) > maxUnstructuredResponseTextBytes {
+		body = body[:maxUnstructuredResponseTextBytes]
+	}
+	message := "unknown"
+	if isText {
+		message = strings.TrimSpace(string(body))
+	}
+	var gr schema.GroupResource
+	if r.resource != "" {
+		gr = schema.GroupResource{Group: r.contentConfig.GroupVersion.Group, Resource: r.resource}
+	}
+	return apierrors.NewGenericServerResponse(statusCode, method, gr, r.resourceName, message, retryAfter, true)
+}
+
+// isTextResponse reports whether resp has a text/* media type or none.
+func isTextResponse(resp *http.Response) bool {
+	contentType := resp.Header.Get("Content-Type")
+	if contentType == "" {
+		return true
+	}
+	mediaType, _, err := mime.ParseMediaType(contentType)
+	return err == nil && strings.HasPrefix(mediaType, "text/")
+}
+
+// retryAfterSeconds returns the Retry-After header as whole seconds, and
+// whether it held a number.
+func retryAfterSeconds(resp *http.Response) (int, bool) {
+	h := resp.Header.Get("Retry-After")
+	if h == "" {
+		return 0, false
+	}
+	seconds, err := strconv.Atoi(h)
+	if err != nil {
+		return 0, false
+	}
+	return seconds, true
+}
+
+// logBody logs a request or response body at verbosity 8, as text or, when
+// it holds control characters (protobuf, CBOR), as a hex dump. The longer
+// the verbosity, the less of it is cut.
+func logBody(logger klog.Logger, prefix string, body []byte) {
+	v := logger.V(8)
+	if !v.Enabled() {
+		return
+	}
+	var text string
+	if bytes.IndexFunc(body, func(c rune) bool { return c < 0x0a }) != -1 {
+		text = hex.Dump(body)
+	} else {
+		text = string(body)
+	}
+	v.WithCallDepth(2).Info(prefix, "body", truncateForLog(logger, text))
+}
+
+// truncateForLog cuts body to 1 KiB at verbosity 8, 10 KiB at 9, and not at
+// all at 10.
+func truncateForLog(logger klog.Logger, body string) string {
+	limit := 0
+	switch {
+	case logger.V(10).Enabled():
+		return body
+	case logger.V(9).Enabled():
+		limit = 10240
+	case logger.V(8).Enabled():
+		limit = 1024
+	}
+	if len(body) <= limit {
+		return body
+	}
+	return body[:limit] + fmt.Sprintf(" [truncated %d chars]", len(body)-limit)
+}

@@ -1,0 +1,232 @@
+package rest
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"time"
+
+	"k8s.io/klog/v2"
+)
+
+// IsRetryableErrorFunc decides whether a transport error (no HTTP response
+// was received) for request may be retried. Do, DoRaw, Stream and Watch each
+// use their own.
+type IsRetryableErrorFunc func(request *http.Request, err error) bool
+
+// IsErrorRetryable calls r.
+func (r IsRetryableErrorFunc) IsErrorRetryable(request *http.Request, err error) bool {
+	return r(request, err)
+}
+
+// neverRetryError retries no transport error.
+var neverRetryError = IsRetryableErrorFunc(func(*http.Request, error) bool { return false })
+
+// WithRetry drives the retry loop of one request. It is not safe for
+// concurrent use.
+type WithRetry interface {
+	// IsNextRetry counts an attempt and reports whether another one should
+	// be made: only while the retry budget lasts, only when the body can
+	// be sent again, and only for a 429 or 5xx response carrying a
+	// Retry-After header or a transport error that f accepts.
+	//
+	// restReq is the request being run, httpReq the attempt sent, resp the
+	// response (nil when err is set), f the transport error policy.
+	IsNextRetry(ctx context.Context, restReq *Request, httpReq *http.Request, resp *http.Response, err error, f IsRetryableErrorFunc) bool
+
+	// Before runs before every attempt, the first included: it waits out
+	// backoff and Retry-After delays and passes the rate limiter for retries.
+	// An error aborts the request.
+	Before(ctx context.Context, r *Request) error
+
+	// After runs right after every attempt.
+	After(ctx context.Context, r *Request, resp *http.Response, err error)
+
+	// WrapPreviousError adds the error of the attempt before the last to
+	// finalErr. The result unwraps to what finalErr unwraps to (or to
+	// finalErr) and matches the same errors.Is targets.
+	WrapPreviousError(finalErr error) (err error)
+}
+
+// RetryAfter describes the retry about to be made.
+type RetryAfter struct {
+	// Wait is how long the server asked us to wait (its Retry-After header
+	// in seconds).
+	Wait time.Duration
+
+	// Attempt is the number of the attempt that triggered this retry.
+	Attempt int
+
+	// Reason says why the request is retried.
+	Reason string
+}
+
+// requestRetryFunc creates the retry policy of one request execution from
+// the request's MaxRetries.
+type requestRetryFunc func(maxRetries int) WithRetry
+
+func defaultRequestRetryFn(maxRetries int) WithRetry {
+	return &withRetry{maxRetries: maxRetries}
+}
+
+// withRetry is the standard WithRetry. Owned by one goroutine.
+type withRetry struct {
+	maxRetries int
+	attempts   int
+
+	// next is nil before the first attempt and, after IsNextRetry said yes,
+	// describes the retry that Before is about to prepare.
+	next *RetryAfter
+
+	// lastErr and priorErr are the errors of the two most recent attempts.
+	priorErr, lastErr error
+}
+
+func (w *withRetry) rememberError(err error) {
+	if w.lastErr != nil {
+		w.priorErr = w.lastErr
+	}
+	w.lastErr = err
+}
+
+func (w *withRetry) IsNextRetry(ctx context.Context, restReq *Request, httpReq *http.Request, resp *http.Response, err error, f IsRetryableErrorFunc) bool {
+	defer w.rememberError(err)
+
+	if httpReq == nil || (resp == nil && err == nil) {
+		return false
+	}
+	// A caller-supplied io.Reader has been consumed and cannot be replayed.
+	if restReq.body != nil {
+		return false
+	}
+
+	w.attempts++
+	w.next = &RetryAfter{Attempt: w.attempts}
+	if w.attempts > w.maxRetries {
+		return false
+	}
+
+	if err != nil {
+		if f == nil || !f.IsErrorRetryable(httpReq, err) {
+			return false
+		}
+		// A retryable transport error is treated like a 500 asking for a
+		// one second pause.
+		resp = &http.Response{
+			StatusCode: http.StatusInternalServerError,
+			Header:     http.Header{"Retry-After": []string{"1"}},
+		}
+	}
+
+	if resp.StatusCode != http.StatusTooManyRequests && resp.StatusCode < 500 {
+		return false
+	}
+	seconds, ok := retryAfterSeconds(resp)
+	if !ok {
+		return false
+	}
+	w.next.Wait = time.Duration(seconds) * time.Second
+	w.next.Reason = retryReason(w.attempts, seconds, resp, err)
+	return true
+}
+
+// retryReason explains a retry for the throttling log.
+func retryReason(attempt, seconds int, resp *http.Response, err error) string {
+	prefix := fmt.Sprintf("retries: %d, retry-after: %ds", attempt, seconds)
+	switch {
+	case resp.StatusCode == http.StatusTooManyRequests:
+		return fmt.Sprintf("%s - retry-reason: due to server-side throttling, FlowSchema UID: %q",
+			prefix, resp.Header.Get("X-Kubernetes-PF-FlowSchema-UID"))
+	case err != nil:
+		return fmt.Sprintf("%s - retry-reason: due to retryable error, error: %v", prefix, err)
+	default:
+		return fmt.Sprintf("%s - retry-reason: %d", prefix, resp.StatusCode)
+	}
+}
+
+func (w *withRetry) Before(ctx context.Context, r *Request) error {
+	if err := ctx.Err(); err != nil {
+		w.rememberError(err)
+		return err
+	}
+
+	u := r.URL()
+	if w.next == nil {
+		// First attempt: only the backoff manager may delay it.
+		if r.backoff != nil {
+			r.backoff.SleepWithContext(ctx, r.backoff.CalculateBackoffWithContext(ctx, u))
+		}
+		return nil
+	}
+
+	if r.backoff != nil {
+		delay := max(r.backoff.CalculateBackoffWithContext(ctx, u), w.next.Wait)
+		r.backoff.SleepWithContext(ctx, delay)
+	}
+
+	// Every retry is a new request as far as client-side throttling goes.
+	if err := r.tryThrottleWithInfo(ctx, w.next.Reason); err != nil {
+		w.rememberError(ctx.Err())
+		return err
+	}
+	klog.FromContext(ctx).V(4).Info("Got a Retry-After response", "delay", w.next.Wait, "attempt", w.next.Attempt, "url", u)
+	return nil
+}
+
+func (w *withRetry) After(ctx context.Context, r *Request, resp *http.Response, err error) {
+	wasRetry := w.next != nil
+	w.next = nil
+
+	code, host := metricLabels(r, resp)
+	observeRequestResult(ctx, code, r.verb, host)
+	if wasRetry {
+		observeRequestRetry(ctx, code, r.verb, host)
+	}
+
+	if r.c.base == nil || r.backoff == nil {
+		return
+	}
+	status := 0
+	if err == nil && resp != nil {
+		status = resp.StatusCode
+	}
+	r.backoff.UpdateBackoffWithContext(ctx, r.URL(), err, status)
+}
+
+func (w *withRetry) WrapPreviousError(finalErr error) error {
+	if finalErr == nil || w.priorErr == nil || finalErr.Error() == w.priorErr.Error() {
+		return finalErr
+	}
+	prior := w.priorErr
+	if ue, ok := prior.(*url.Error); ok && ue.Unwrap() != nil {
+		prior = ue.Unwrap()
+	}
+	return &withPreviousAttemptError{err: finalErr, previous: prior}
+}
+
+// withPreviousAttemptError is the final error of a retried request, annotated
+// with the error of the attempt before.
+type withPreviousAttemptError struct {
+	err, previous error
+}
+
+func (e *withPreviousAttemptError) Unwrap() error { return e.err }
+
+func (e *withPreviousAttemptError) Error() string {
+	return e.err.Error() + " - error from a previous attempt: " + e.previous.Error()
+}
+
+// drainAndClose reads a little of an unused response body so the connection
+// can be reused, then closes it.
+func drainAndClose(resp *http.Response) {
+	if resp == nil || resp.Body == nil {
+		return
+	}
+	const maxDrain = 2 << 10
+	defer resp.Body.Close()
+	if resp.ContentLength <= maxDrain {
+		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxDrain))
+	}
+}
