@@ -1,0 +1,6 @@
+// Package v1 is version v1 of the client.authentication.k8s.io API, the
+// JSON an exec credential plugin reads from KUBERNETES_EXEC_INFO and
+// prints on its standard output.
+//
+// +groupName=client.authentication.k8s.io
+package v1

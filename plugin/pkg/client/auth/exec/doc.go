@@ -1,0 +1,7 @@
+// Package exec implements client-go credential plugins: an external command,
+// configured in a kubeconfig "exec" stanza, that prints an ExecCredential
+// (client.authentication.k8s.io v1 or v1beta1) holding a bearer token or a
+// client certificate. The Authenticator runs the command when credentials
+// are first needed, caches them until they expire or the server answers 401,
+// and plugs them into a transport.Config.
+package exec

@@ -1,0 +1,4 @@
+// Package gcp registers the "gcp" auth provider name. The provider itself
+// was removed from client-go; using it fails with an error that points to
+// its replacement, the gke-gcloud-auth-plugin credential plugin.
+package gcp

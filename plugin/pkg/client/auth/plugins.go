@@ -1,0 +1,6 @@
+package auth
+
+import (
+	// Registers the OIDC provider.
+	_ "github.com/kubeclient/client-go/plugin/pkg/client/auth/oidc"
+)
