@@ -200,8 +200,9 @@ func TestFakePatchTypes(t *testing.T) {
 				if !reflect.DeepEqual(images, want) {
 					t.Errorf("containers = %v, want %v", images, want)
 				}
-				if !reflect.DeepEqual(p.Finalizers, []string{"a", "b"}) {
-					t.Errorf("finalizers = %v, want merged [a b]", p.Finalizers)
+				// apimachinery's merge (the server's) puts patch items first.
+				if !reflect.DeepEqual(p.Finalizers, []string{"b", "a"}) {
+					t.Errorf("finalizers = %v, want merged [b a]", p.Finalizers)
 				}
 			}},
 		{"strategic merge patch deletes by key", types.StrategicMergePatchType,

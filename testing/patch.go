@@ -6,10 +6,10 @@ import (
 	"strconv"
 	"strings"
 
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	utiljson "k8s.io/apimachinery/pkg/util/json"
+	"k8s.io/apimachinery/pkg/util/strategicpatch"
 )
 
 // patchObject applies a patch document of type pt to current and returns
@@ -51,7 +51,9 @@ func patchObject(current runtime.Object, pt types.PatchType, patch []byte) (runt
 		if err != nil {
 			return nil, err
 		}
-		patched = strategicMerge(original, p, goTypeOf(current))
+		if patched, err = strategicMerge(original, p, current); err != nil {
+			return nil, err
+		}
 	default:
 		return nil, fmt.Errorf("patch type %q is not supported", pt)
 	}
@@ -65,7 +67,10 @@ func strategicMergeObject(current runtime.Object, patch map[string]interface{}) 
 	if err != nil {
 		return nil, err
 	}
-	merged := strategicMerge(runtime.DeepCopyJSON(original), runtime.DeepCopyJSON(patch), goTypeOf(current))
+	merged, err := strategicMerge(runtime.DeepCopyJSON(original), runtime.DeepCopyJSON(patch), current)
+	if err != nil {
+		return nil, err
+	}
 	return objectLike(current, merged)
 }
 
@@ -91,20 +96,20 @@ func decodeObjectPatch(patch []byte) (map[string]interface{}, error) {
 	return p, nil
 }
 
-// goTypeOf returns the struct type behind a typed object, or nil for
-// unstructured ones (whose strategic merges fall back to merge semantics).
-func goTypeOf(obj runtime.Object) reflect.Type {
-	if _, ok := obj.(runtime.Unstructured); ok {
-		return nil
+// strategicMerge applies a strategic merge patch with apimachinery's
+// implementation, driven by the patch tags of like's Go type, as the API server
+// does for built-in types. Unstructured objects carry no such tags, so for them
+// (as on the server, for custom resources) it degrades to a JSON merge patch.
+func strategicMerge(original, patch map[string]interface{}, like runtime.Object) (map[string]interface{}, error) {
+	if _, ok := like.(runtime.Unstructured); ok {
+		merged, _ := mergePatch(original, patch).(map[string]interface{})
+		return merged, nil
 	}
-	if _, ok := obj.(*unstructured.Unstructured); ok {
-		return nil
+	merged, err := strategicpatch.StrategicMergeMapPatch(original, patch, like)
+	if err != nil {
+		return nil, fmt.Errorf("strategic merge patch: %w", err)
 	}
-	t := reflect.TypeOf(obj)
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	return t
+	return merged, nil
 }
 
 // mergePatch applies an RFC 7386 JSON merge patch.
@@ -125,219 +130,6 @@ func mergePatch(original, patch interface{}) interface{} {
 		o[k] = mergePatch(o[k], v)
 	}
 	return o
-}
-
-// Directives of the strategic merge patch format.
-const (
-	directiveKey          = "$patch"
-	retainKeysKey         = "$retainKeys"
-	setElementOrderPrefix = "$setElementOrder/"
-	deleteFromListPrefix  = "$deleteFromPrimitiveList/"
-)
-
-// strategicMerge merges patch into original following the strategic merge
-// patch rules of Go type t: lists whose field is tagged
-// patchStrategy:"merge" are merged (by patchMergeKey for lists of objects),
-// other lists are replaced, null deletes, and the $patch, $retainKeys and
-// $deleteFromPrimitiveList directives are honoured. A nil t merges maps and
-// replaces lists, like a JSON merge patch.
-func strategicMerge(original, patch map[string]interface{}, t reflect.Type) map[string]interface{} {
-	switch patch[directiveKey] {
-	case "replace":
-		out := map[string]interface{}{}
-		for k, v := range patch {
-			if k != directiveKey {
-				out[k] = v
-			}
-		}
-		return out
-	case "delete":
-		return nil
-	}
-	if original == nil {
-		original = map[string]interface{}{}
-	}
-	var retain []interface{}
-	hasRetain := false
-	for k, v := range patch {
-		switch {
-		case k == directiveKey || strings.HasPrefix(k, setElementOrderPrefix):
-			continue
-		case k == retainKeysKey:
-			retain, _ = v.([]interface{})
-			hasRetain = true
-			continue
-		case strings.HasPrefix(k, deleteFromListPrefix):
-			field := strings.TrimPrefix(k, deleteFromListPrefix)
-			if list, ok := original[field].([]interface{}); ok {
-				original[field] = removeValues(list, v)
-			}
-			continue
-		}
-		if v == nil {
-			delete(original, k)
-			continue
-		}
-		ft, strategy, mergeKey := fieldOf(t, k)
-		switch pv := v.(type) {
-		case map[string]interface{}:
-			ov, _ := original[k].(map[string]interface{})
-			merged := strategicMerge(ov, pv, ft)
-			if merged == nil {
-				delete(original, k)
-			} else {
-				original[k] = merged
-			}
-		case []interface{}:
-			ov, _ := original[k].([]interface{})
-			if strings.Contains(strategy, "merge") {
-				original[k] = mergeList(ov, pv, elemType(ft), mergeKey)
-			} else {
-				original[k] = stripDirectives(pv)
-			}
-		default:
-			original[k] = v
-		}
-	}
-	if hasRetain {
-		keep := map[string]bool{}
-		for _, k := range retain {
-			if s, ok := k.(string); ok {
-				keep[s] = true
-			}
-		}
-		for k := range original {
-			if !keep[k] {
-				delete(original, k)
-			}
-		}
-	}
-	return original
-}
-
-// mergeList merges the patch list into the original list: by mergeKey for
-// lists of objects, as a set union for lists of scalars.
-func mergeList(original, patch []interface{}, elem reflect.Type, mergeKey string) []interface{} {
-	out := append([]interface{}(nil), original...)
-	if mergeKey == "" {
-		for _, v := range patch {
-			if !containsValue(out, v) {
-				out = append(out, v)
-			}
-		}
-		return out
-	}
-	for _, pv := range patch {
-		pm, ok := pv.(map[string]interface{})
-		if !ok {
-			out = append(out, pv)
-			continue
-		}
-		idx := -1
-		for i, ov := range out {
-			if om, ok := ov.(map[string]interface{}); ok && reflect.DeepEqual(om[mergeKey], pm[mergeKey]) {
-				idx = i
-				break
-			}
-		}
-		switch {
-		case pm[directiveKey] == "delete":
-			if idx >= 0 {
-				out = append(out[:idx], out[idx+1:]...)
-			}
-		case idx >= 0:
-			om, _ := out[idx].(map[string]interface{})
-			out[idx] = strategicMerge(om, pm, elem)
-		default:
-			out = append(out, strategicMerge(nil, pm, elem))
-		}
-	}
-	return out
-}
-
-func stripDirectives(list []interface{}) []interface{} {
-	out := make([]interface{}, 0, len(list))
-	for _, v := range list {
-		if m, ok := v.(map[string]interface{}); ok {
-			if _, has := m[directiveKey]; has {
-				c := map[string]interface{}{}
-				for k, x := range m {
-					if k != directiveKey {
-						c[k] = x
-					}
-				}
-				v = c
-			}
-		}
-		out = append(out, v)
-	}
-	return out
-}
-
-func removeValues(list []interface{}, remove interface{}) []interface{} {
-	drop, _ := remove.([]interface{})
-	var out []interface{}
-	for _, v := range list {
-		if !containsValue(drop, v) {
-			out = append(out, v)
-		}
-	}
-	return out
-}
-
-func containsValue(list []interface{}, v interface{}) bool {
-	for _, x := range list {
-		if reflect.DeepEqual(x, v) {
-			return true
-		}
-	}
-	return false
-}
-
-// fieldOf finds the struct field of t serialized as name and returns its
-// type with its patch strategy and merge key tags.
-func fieldOf(t reflect.Type, name string) (reflect.Type, string, string) {
-	t = derefType(t)
-	if t == nil {
-		return nil, "", ""
-	}
-	switch t.Kind() {
-	case reflect.Map:
-		return t.Elem(), "", ""
-	case reflect.Struct:
-	default:
-		return nil, "", ""
-	}
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		tag := f.Tag.Get("json")
-		jsonName, opts, _ := strings.Cut(tag, ",")
-		if f.Anonymous && (jsonName == "" || strings.Contains(opts, "inline")) {
-			if ft, s, k := fieldOf(f.Type, name); ft != nil {
-				return ft, s, k
-			}
-			continue
-		}
-		if jsonName == name || (jsonName == "" && f.Name == name) {
-			return f.Type, f.Tag.Get("patchStrategy"), f.Tag.Get("patchMergeKey")
-		}
-	}
-	return nil, "", ""
-}
-
-func elemType(t reflect.Type) reflect.Type {
-	t = derefType(t)
-	if t == nil || (t.Kind() != reflect.Slice && t.Kind() != reflect.Array) {
-		return nil
-	}
-	return t.Elem()
-}
-
-func derefType(t reflect.Type) reflect.Type {
-	for t != nil && t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	return t
 }
 
 // applyJSONPatch applies RFC 6902 operations to doc.
