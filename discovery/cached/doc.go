@@ -1,0 +1,4 @@
+// Package memory (imported as discovery/cached) keeps the old location of
+// the in-memory discovery cache. New code should import
+// discovery/cached/memory.
+package memory

@@ -1,0 +1,4 @@
+// Package appsint registers the internal Scale under the internal version of
+// the apps API group. It declares no types of its own: the registration only
+// lets runtime.Scheme convert a apps Scale through the internal form.
+package appsint
