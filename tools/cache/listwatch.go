@@ -1,0 +1,199 @@
+package cache
+
+import (
+	"context"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/watch"
+
+	"github.com/kubeclient/client-go/util/watchlist"
+)
+
+// Lister performs the initial list of a resource. Implementations should
+// also implement ListerWithContext.
+type Lister interface {
+	// List returns a list object; its items are extracted and its
+	// resourceVersion is where the following watch starts.
+	//
+	// Deprecated: use ListerWithContext.ListWithContext instead.
+	List(options metav1.ListOptions) (runtime.Object, error)
+}
+
+// ListerWithContext performs the initial list of a resource.
+type ListerWithContext interface {
+	// ListWithContext returns a list object; its items are extracted and
+	// its resourceVersion is where the following watch starts.
+	ListWithContext(ctx context.Context, options metav1.ListOptions) (runtime.Object, error)
+}
+
+// ToListerWithContext returns l itself when it supports contexts, otherwise
+// an adapter that ignores the context.
+func ToListerWithContext(l Lister) ListerWithContext {
+	if l, ok := l.(ListerWithContext); ok {
+		return l
+	}
+	return listerAdapter{l}
+}
+
+type listerAdapter struct{ Lister }
+
+func (l listerAdapter) ListWithContext(_ context.Context, options metav1.ListOptions) (runtime.Object, error) {
+	return l.List(options)
+}
+
+// Watcher starts watches on a resource. Implementations should also
+// implement WatcherWithContext.
+type Watcher interface {
+	// Watch starts a watch at the requested version. On error it must clean
+	// up after itself (stopping any watch it created).
+	//
+	// Deprecated: use WatcherWithContext.WatchWithContext instead.
+	Watch(options metav1.ListOptions) (watch.Interface, error)
+}
+
+// WatcherWithContext starts watches on a resource.
+type WatcherWithContext interface {
+	// WatchWithContext starts a watch at the requested version. On error it
+	// must clean up after itself (stopping any watch it created).
+	WatchWithContext(ctx context.Context, options metav1.ListOptions) (watch.Interface, error)
+}
+
+// ToWatcherWithContext returns w itself when it supports contexts,
+// otherwise an adapter that ignores the context.
+func ToWatcherWithContext(w Watcher) WatcherWithContext {
+	if w, ok := w.(WatcherWithContext); ok {
+		return w
+	}
+	return watcherAdapter{w}
+}
+
+type watcherAdapter struct{ Watcher }
+
+func (w watcherAdapter) WatchWithContext(_ context.Context, options metav1.ListOptions) (watch.Interface, error) {
+	return w.Watch(options)
+}
+
+// ListerWatcher lists and watches a resource. Implementations should also
+// implement ListerWatcherWithContext.
+type ListerWatcher interface {
+	Lister
+	Watcher
+}
+
+// ListerWatcherWithContext lists and watches a resource.
+type ListerWatcherWithContext interface {
+	ListerWithContext
+	WatcherWithContext
+}
+
+// ToListerWatcherWithContext returns lw itself when it supports contexts,
+// otherwise an adapter that ignores the context. The adapter keeps
+// reporting lw's watch-list support.
+func ToListerWatcherWithContext(lw ListerWatcher) ListerWatcherWithContext {
+	if lw, ok := lw.(ListerWatcherWithContext); ok {
+		return lw
+	}
+	return listerWatcherAdapter{
+		ListerWithContext:  ToListerWithContext(lw),
+		WatcherWithContext: ToWatcherWithContext(lw),
+		unsupported:        watchlist.DoesClientNotSupportWatchListSemantics(lw),
+	}
+}
+
+type listerWatcherAdapter struct {
+	ListerWithContext
+	WatcherWithContext
+	unsupported bool
+}
+
+func (a listerWatcherAdapter) IsWatchListSemanticsUnSupported() bool { return a.unsupported }
+
+// ListFunc lists resources.
+//
+// Deprecated: use ListWithContextFunc instead.
+type ListFunc func(options metav1.ListOptions) (runtime.Object, error)
+
+// ListWithContextFunc lists resources.
+type ListWithContextFunc func(ctx context.Context, options metav1.ListOptions) (runtime.Object, error)
+
+// WatchFunc watches resources.
+//
+// Deprecated: use WatchFuncWithContext instead.
+type WatchFunc func(options metav1.ListOptions) (watch.Interface, error)
+
+// WatchFuncWithContext watches resources.
+type WatchFuncWithContext func(ctx context.Context, options metav1.ListOptions) (watch.Interface, error)
+
+// ListWatch is a ListerWatcher (and ListerWatcherWithContext) made of
+// functions. One of ListFunc and ListWithContextFunc must be set, and one of
+// WatchFunc and WatchFuncWithContext; the context variants are preferred
+// when a context is available.
+type ListWatch struct {
+	// Deprecated: use ListWithContext instead.
+	ListFunc ListFunc
+	// Deprecated: use WatchWithContext instead.
+	WatchFunc WatchFunc
+
+	ListWithContextFunc  ListWithContextFunc
+	WatchFuncWithContext WatchFuncWithContext
+
+	// DisableChunking makes Reflectors list without pagination.
+	DisableChunking bool
+}
+
+var (
+	_ ListerWatcher            = &ListWatch{}
+	_ ListerWatcherWithContext = &ListWatch{}
+)
+
+// List lists the resources.
+//
+// Deprecated: use ListWatchWithContext.ListWithContext instead.
+func (lw *ListWatch) List(options metav1.ListOptions) (runtime.Object, error) {
+	if lw.ListFunc != nil {
+		return lw.ListFunc(options)
+	}
+	return lw.ListWithContextFunc(context.Background(), options)
+}
+
+// ListWithContext lists the resources.
+func (lw *ListWatch) ListWithContext(ctx context.Context, options metav1.ListOptions) (runtime.Object, error) {
+	if lw.ListWithContextFunc != nil {
+		return lw.ListWithContextFunc(ctx, options)
+	}
+	return lw.ListFunc(options)
+}
+
+// Watch watches the resources.
+//
+// Deprecated: use ListWatchWithContext.WatchWithContext instead.
+func (lw *ListWatch) Watch(options metav1.ListOptions) (watch.Interface, error) {
+	if lw.WatchFunc != nil {
+		return lw.WatchFunc(options)
+	}
+	return lw.WatchFuncWithContext(context.Background(), options)
+}
+
+// WatchWithContext watches the resources.
+func (lw *ListWatch) WatchWithContext(ctx context.Context, options metav1.ListOptions) (watch.Interface, error) {
+	if lw.WatchFuncWithContext != nil {
+		return lw.WatchFuncWithContext(ctx, options)
+	}
+	return lw.WatchFunc(options)
+}
+
+// listWatchWithSupport is a ListWatch that reports whether its client
+// supports watch-list semantics.
+type listWatchWithSupport struct {
+	*ListWatch
+	unsupported bool
+}
+
+func (lw *listWatchWithSupport) IsWatchListSemanticsUnSupported() bool { return lw.unsupported }
+
+// ToListWatcherWithWatchListSemantics wraps lw so that Reflectors can tell
+// whether client explicitly lacks watch-list support.
+func ToListWatcherWithWatchListSemantics(lw *ListWatch, client any) ListerWatcher {
+	return &listWatchWithSupport{ListWatch: lw, unsupported: watchlist.DoesClientNotSupportWatchListSemantics(client)}
+}

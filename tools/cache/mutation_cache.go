@@ -1,0 +1,311 @@
+package cache
+
+import (
+	"container/list"
+	"fmt"
+	"strconv"
+	"sync"
+	"time"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/klog/v2"
+	"k8s.io/utils/clock"
+)
+
+const (
+	defaultMutationCacheTTL  = 5 * time.Minute
+	defaultMutationCacheSize = 100
+)
+
+// MutationCache overlays a Store with the results of the caller's own
+// writes, so that reads reflect them before the informer catches up. It
+// compares resource versions to decide which copy is newer. Calling
+// OnAddOrUpdate and OnDelete from informer handlers keeps it accurate.
+type MutationCache interface {
+	GetByKey(key string) (interface{}, bool, error)
+	ByIndex(indexName, indexKey string) ([]interface{}, error)
+	Mutation(interface{})
+	OnAddOrUpdate(obj runtime.Object)
+	OnDelete(obj runtime.Object)
+
+	// internal keeps implementations inside this package.
+	internal()
+}
+
+// ResourceVersionComparator orders two objects by resource version.
+type ResourceVersionComparator interface {
+	CompareResourceVersion(lhs, rhs runtime.Object) int
+}
+
+// MutationCacheOptions configure
+// NewIntegerResourceVersionMutationCacheWithOptions.
+type MutationCacheOptions struct {
+	// Indexer serves ByIndex; without it ByIndex returns an error.
+	Indexer Indexer
+
+	// TTL is how long a mutation is remembered; zero means five minutes.
+	TTL time.Duration
+
+	// IncludeAdds makes the cache return mutated objects that the backing
+	// store does not have (yet). Such entries may linger for up to TTL
+	// after the object was deleted.
+	IncludeAdds bool
+
+	// MaxCacheSize bounds the number of remembered mutations, evicting the
+	// least recently used; zero means 100.
+	MaxCacheSize int
+}
+
+// NewIntegerResourceVersionMutationCache is
+// NewIntegerResourceVersionMutationCacheWithOptions with room for 100
+// mutations.
+func NewIntegerResourceVersionMutationCache(logger klog.Logger, backingCache Store, indexer Indexer, ttl time.Duration, includeAdds bool) MutationCache {
+	return NewIntegerResourceVersionMutationCacheWithOptions(logger, backingCache, MutationCacheOptions{
+		Indexer: indexer, TTL: ttl, IncludeAdds: includeAdds, MaxCacheSize: defaultMutationCacheSize,
+	})
+}
+
+// NewIntegerResourceVersionMutationCacheWithOptions returns a MutationCache
+// for objects whose resource versions are integers that grow with every
+// update. Entries added through Mutation are served until the backing
+// store holds an equal or newer version, until OnAddOrUpdate/OnDelete
+// report the object, or until the TTL passes. See IncludeAdds for objects
+// the backing store lacks.
+func NewIntegerResourceVersionMutationCacheWithOptions(logger klog.Logger, backingCache Store, options MutationCacheOptions) MutationCache {
+	if options.TTL <= 0 {
+		options.TTL = defaultMutationCacheTTL
+	}
+	if options.MaxCacheSize <= 0 {
+		options.MaxCacheSize = defaultMutationCacheSize
+	}
+	return &mutationCache{
+		logger:       logger,
+		backingCache: backingCache,
+		indexer:      options.Indexer,
+		ttl:          options.TTL,
+		includeAdds:  options.IncludeAdds,
+		maxSize:      options.MaxCacheSize,
+		clock:        clock.RealClock{},
+		entries:      map[string]*list.Element{},
+		order:        list.New(),
+	}
+}
+
+type mutationEntry struct {
+	key     string
+	obj     runtime.Object
+	expires time.Time
+}
+
+// mutationCache implements MutationCache with a small LRU.
+type mutationCache struct {
+	logger       klog.Logger
+	backingCache Store
+	indexer      Indexer
+	ttl          time.Duration
+	includeAdds  bool
+	maxSize      int
+	clock        clock.Clock
+
+	// lock guards entries and order (front = most recently used).
+	lock    sync.Mutex
+	entries map[string]*list.Element
+	order   *list.List
+}
+
+func (c *mutationCache) internal() {}
+
+// mutatedLocked returns the live mutation for key.
+func (c *mutationCache) mutatedLocked(key string) (runtime.Object, bool) {
+	el, ok := c.entries[key]
+	if !ok {
+		return nil, false
+	}
+	e := el.Value.(*mutationEntry)
+	if c.clock.Now().After(e.expires) {
+		c.removeLocked(key)
+		return nil, false
+	}
+	c.order.MoveToFront(el)
+	return e.obj, true
+}
+
+func (c *mutationCache) removeLocked(key string) {
+	if el, ok := c.entries[key]; ok {
+		c.order.Remove(el)
+		delete(c.entries, key)
+	}
+}
+
+// GetByKey returns the newer of the backing object and the mutation.
+func (c *mutationCache) GetByKey(key string) (interface{}, bool, error) {
+	c.lock.Lock()
+	defer c.lock.Unlock()
+	obj, exists, err := c.backingCache.GetByKey(key)
+	if err != nil {
+		return nil, false, err
+	}
+	if !exists {
+		if !c.includeAdds {
+			return nil, false, nil
+		}
+		mutated, ok := c.mutatedLocked(key)
+		if !ok {
+			return nil, false, nil
+		}
+		return mutated, true, nil
+	}
+	backing, ok := obj.(runtime.Object)
+	if !ok {
+		return obj, true, nil
+	}
+	return c.newerLocked(key, backing), true, nil
+}
+
+// newerLocked returns the mutation for key if it is newer than backing.
+func (c *mutationCache) newerLocked(key string, backing runtime.Object) runtime.Object {
+	mutated, ok := c.mutatedLocked(key)
+	if !ok {
+		return backing
+	}
+	if compareIntegerResourceVersions(mutated, backing) > 0 {
+		return mutated
+	}
+	// The store caught up; the mutation is no longer needed.
+	c.removeLocked(key)
+	return backing
+}
+
+// ByIndex returns the indexed objects, each replaced by a newer mutation
+// where there is one.
+func (c *mutationCache) ByIndex(indexName, indexKey string) ([]interface{}, error) {
+	if c.indexer == nil {
+		return nil, fmt.Errorf("no indexer has been provided to the mutation cache")
+	}
+	keys, err := c.indexer.IndexKeys(indexName, indexKey)
+	if err != nil {
+		return nil, err
+	}
+	c.lock.Lock()
+	defer c.lock.Unlock()
+	var items []interface{}
+	seen := map[string]struct{}{}
+	for _, key := range keys {
+		seen[key] = struct{}{}
+		obj, exists, err := c.indexer.GetByKey(key)
+		if err != nil {
+			return nil, err
+		}
+		if !exists {
+			continue
+		}
+		if ro, ok := obj.(runtime.Object); ok {
+			items = append(items, c.newerLocked(key, ro))
+		} else {
+			items = append(items, obj)
+		}
+	}
+	if c.includeAdds {
+		fn := c.indexer.GetIndexers()[indexName]
+		for key, el := range c.entries {
+			if _, done := seen[key]; done {
+				continue
+			}
+			e := el.Value.(*mutationEntry)
+			if c.clock.Now().After(e.expires) {
+				continue
+			}
+			values, err := fn(e.obj)
+			if err != nil {
+				return nil, err
+			}
+			for _, v := range values {
+				if v == indexKey {
+					items = append(items, e.obj)
+					break
+				}
+			}
+		}
+	}
+	return items, nil
+}
+
+// Mutation records obj, the result of the caller's own write.
+func (c *mutationCache) Mutation(obj interface{}) {
+	ro, ok := obj.(runtime.Object)
+	if !ok {
+		c.logger.Info("Mutation cache can only track runtime objects", "type", fmt.Sprintf("%T", obj))
+		return
+	}
+	key, err := DeletionHandlingMetaNamespaceKeyFunc(obj)
+	if err != nil {
+		c.logger.Error(err, "Mutation cache cannot compute key")
+		return
+	}
+	c.lock.Lock()
+	defer c.lock.Unlock()
+	c.removeLocked(key)
+	c.entries[key] = c.order.PushFront(&mutationEntry{key: key, obj: ro, expires: c.clock.Now().Add(c.ttl)})
+	for c.order.Len() > c.maxSize {
+		oldest := c.order.Back()
+		c.removeLocked(oldest.Value.(*mutationEntry).key)
+	}
+}
+
+// OnAddOrUpdate forgets a mutation that obj, as seen by the informer,
+// supersedes.
+func (c *mutationCache) OnAddOrUpdate(obj runtime.Object) {
+	key, err := DeletionHandlingMetaNamespaceKeyFunc(obj)
+	if err != nil {
+		return
+	}
+	c.lock.Lock()
+	defer c.lock.Unlock()
+	el, ok := c.entries[key]
+	if !ok {
+		return
+	}
+	if compareIntegerResourceVersions(el.Value.(*mutationEntry).obj, obj) <= 0 {
+		c.removeLocked(key)
+	}
+}
+
+// OnDelete forgets any mutation of obj.
+func (c *mutationCache) OnDelete(obj runtime.Object) {
+	key, err := DeletionHandlingMetaNamespaceKeyFunc(obj)
+	if err != nil {
+		return
+	}
+	c.lock.Lock()
+	defer c.lock.Unlock()
+	c.removeLocked(key)
+}
+
+// compareIntegerResourceVersions returns >0 if lhs is newer than rhs. An
+// unparsable version counts as oldest.
+func compareIntegerResourceVersions(lhs, rhs runtime.Object) int {
+	l, lerr := integerResourceVersion(lhs)
+	r, rerr := integerResourceVersion(rhs)
+	switch {
+	case lerr != nil && rerr != nil:
+		return 0
+	case lerr != nil:
+		return -1
+	case rerr != nil:
+		return 1
+	case l < r:
+		return -1
+	case l > r:
+		return 1
+	}
+	return 0
+}
+
+func integerResourceVersion(obj runtime.Object) (int64, error) {
+	m, err := meta.Accessor(obj)
+	if err != nil {
+		return 0, err
+	}
+	return strconv.ParseInt(m.GetResourceVersion(), 10, 64)
+}

@@ -1,0 +1,514 @@
+package cache
+
+import (
+	"fmt"
+	"reflect"
+	"strconv"
+	"sync"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/util/sets"
+)
+
+// ThreadSafeStore is an indexed map that is safe for concurrent use. Unlike
+// Indexer it is addressed by explicit storage keys.
+//
+// Objects returned by Get, List and the index queries are the stored
+// objects themselves: callers must treat them as read-only, both for thread
+// safety and because mutating them would silently corrupt the indices.
+type ThreadSafeStore interface {
+	Add(key string, obj interface{})
+	Update(key string, obj interface{})
+	// Delete is DeleteWithObject(key, nil); it cannot advance the store's
+	// resource version and is therefore discouraged.
+	Delete(key string)
+	DeleteWithObject(key string, obj interface{})
+	Get(key string) (item interface{}, exists bool)
+	List() []interface{}
+	ListKeys() []string
+	Replace(map[string]interface{}, string)
+	Index(indexName string, obj interface{}) ([]interface{}, error)
+	IndexKeys(indexName, indexedValue string) ([]string, error)
+	Bookmark(rv string)
+	LastStoreSyncResourceVersion() string
+	ListIndexFuncValues(name string) []string
+	ByIndex(indexName, indexedValue string) ([]interface{}, error)
+	GetIndexers() Indexers
+
+	// AddIndexers adds index functions; stored objects are indexed at once.
+	AddIndexers(newIndexers Indexers) error
+	// Resync does nothing and is deprecated.
+	Resync() error
+}
+
+// ThreadSafeStoreWithTransaction is a ThreadSafeStore that can apply several
+// writes under one lock acquisition.
+type ThreadSafeStoreWithTransaction interface {
+	ThreadSafeStore
+	// Transaction applies all fns in order under one lock.
+	Transaction(fns ...ThreadSafeStoreTransaction)
+}
+
+// ThreadSafeStoreTransaction is a Transaction addressed to a storage key.
+type ThreadSafeStoreTransaction struct {
+	Transaction
+	Key string
+}
+
+// ThreadSafeStoreOption configures a ThreadSafeStore.
+type ThreadSafeStoreOption = func(*threadSafeMap)
+
+// WithThreadSafeStoreMetrics publishes the store's resource version as a
+// gauge under identifier.
+func WithThreadSafeStoreMetrics(identifier InformerNameAndResource, metricsProvider InformerMetricsProvider) ThreadSafeStoreOption {
+	return func(m *threadSafeMap) {
+		if metricsProvider == nil || identifier.Name() == "" {
+			return
+		}
+		m.rvGauge = metricsProvider.NewStoreResourceVersionMetric(identifier)
+	}
+}
+
+// storeIndex holds the index functions and the indices they maintain. It
+// has no lock of its own; threadSafeMap's lock guards it.
+type storeIndex struct {
+	indexers Indexers
+	indices  Indices
+	// namespaceIndexes names the indexers that are MetaNamespaceIndexFunc.
+	namespaceIndexes map[string]bool
+}
+
+func newStoreIndex(indexers Indexers, indices Indices) *storeIndex {
+	i := &storeIndex{indexers: indexers, indices: indices, namespaceIndexes: map[string]bool{}}
+	for name, fn := range indexers {
+		i.namespaceIndexes[name] = isNamespaceIndexFunc(fn)
+	}
+	return i
+}
+
+func (i *storeIndex) reset() {
+	i.indices = Indices{}
+}
+
+func (i *storeIndex) keysForObject(indexName string, obj interface{}) (sets.Set[string], error) {
+	fn := i.indexers[indexName]
+	if fn == nil {
+		return nil, fmt.Errorf("index with name %s does not exist", indexName)
+	}
+	values, err := fn(obj)
+	if err != nil {
+		return nil, err
+	}
+	idx := i.indices[indexName]
+	if len(values) == 1 {
+		// The common case needs no copy.
+		return idx[values[0]], nil
+	}
+	keys := sets.Set[string]{}
+	for _, v := range values {
+		for k := range idx[v] {
+			keys.Insert(k)
+		}
+	}
+	return keys, nil
+}
+
+func (i *storeIndex) keysForValue(indexName, value string) (sets.Set[string], error) {
+	if i.indexers[indexName] == nil {
+		return nil, fmt.Errorf("index with name %s does not exist", indexName)
+	}
+	return i.indices[indexName][value], nil
+}
+
+func (i *storeIndex) values(indexName string) []string {
+	idx := i.indices[indexName]
+	out := make([]string, 0, len(idx))
+	for v := range idx {
+		out = append(out, v)
+	}
+	return out
+}
+
+func (i *storeIndex) addIndexers(newIndexers Indexers) error {
+	for name := range newIndexers {
+		if _, exists := i.indexers[name]; exists {
+			return fmt.Errorf("indexer conflict: %v", sets.KeySet(newIndexers).Intersection(sets.KeySet(i.indexers)).UnsortedList())
+		}
+	}
+	if i.indexers == nil {
+		i.indexers = Indexers{}
+	}
+	for name, fn := range newIndexers {
+		i.indexers[name] = fn
+		i.namespaceIndexes[name] = isNamespaceIndexFunc(fn)
+	}
+	return nil
+}
+
+// update moves key from oldObj's indexed values to newObj's in every index.
+// Either object may be nil.
+func (i *storeIndex) update(oldObj, newObj interface{}, key string) {
+	for name := range i.indexers {
+		i.updateOne(name, oldObj, newObj, key)
+	}
+}
+
+func (i *storeIndex) updateOne(name string, oldObj, newObj interface{}, key string) {
+	fn := i.indexers[name]
+	if i.namespaceIndexes[name] && i.updateNamespace(name, oldObj, newObj, key) {
+		return
+	}
+	var oldValues, newValues []string
+	var err error
+	if oldObj != nil {
+		if oldValues, err = fn(oldObj); err != nil {
+			panic(fmt.Errorf("unable to calculate an index entry for key %q on index %q: %v", key, name, err))
+		}
+	}
+	if newObj != nil {
+		if newValues, err = fn(newObj); err != nil {
+			panic(fmt.Errorf("unable to calculate an index entry for key %q on index %q: %v", key, name, err))
+		}
+	}
+	if len(oldValues) == 1 && len(newValues) == 1 && oldValues[0] == newValues[0] {
+		return
+	}
+	idx := i.indices[name]
+	if idx == nil {
+		idx = index{}
+		i.indices[name] = idx
+	}
+	for _, v := range oldValues {
+		if contains(newValues, v) {
+			continue
+		}
+		if set := idx[v]; set != nil {
+			set.Delete(key)
+			if len(set) == 0 {
+				// Drop empty sets so that churn through many distinct values
+				// does not leak memory.
+				delete(idx, v)
+			}
+		}
+	}
+	for _, v := range newValues {
+		if contains(oldValues, v) {
+			continue
+		}
+		set := idx[v]
+		if set == nil {
+			set = sets.Set[string]{}
+			idx[v] = set
+		}
+		set.Insert(key)
+	}
+}
+
+// namespaceIndexFuncPC identifies MetaNamespaceIndexFunc, the most common
+// index function, which updateNamespace evaluates without allocating.
+var namespaceIndexFuncPC = reflect.ValueOf(MetaNamespaceIndexFunc).Pointer()
+
+func isNamespaceIndexFunc(fn IndexFunc) bool {
+	return reflect.ValueOf(fn).Pointer() == namespaceIndexFuncPC
+}
+
+// namespaceOf returns obj's namespace; ok is false for a nil obj.
+func namespaceOf(obj interface{}) (ns string, ok bool, err error) {
+	if obj == nil {
+		return "", false, nil
+	}
+	m, err := meta.Accessor(obj)
+	if err != nil {
+		return "", false, err
+	}
+	return m.GetNamespace(), true, nil
+}
+
+// updateNamespace is updateOne for MetaNamespaceIndexFunc. It returns
+// false, leaving the work to the general path, for objects without
+// metadata.
+func (i *storeIndex) updateNamespace(name string, oldObj, newObj interface{}, key string) bool {
+	oldNS, hadOld, err := namespaceOf(oldObj)
+	if err != nil {
+		return false
+	}
+	newNS, hasNew, err := namespaceOf(newObj)
+	if err != nil {
+		return false
+	}
+	if hadOld && hasNew && oldNS == newNS {
+		return true
+	}
+	idx := i.indices[name]
+	if idx == nil {
+		idx = index{}
+		i.indices[name] = idx
+	}
+	if hadOld {
+		if set := idx[oldNS]; set != nil {
+			set.Delete(key)
+			if len(set) == 0 {
+				delete(idx, oldNS)
+			}
+		}
+	}
+	if hasNew {
+		set := idx[newNS]
+		if set == nil {
+			set = sets.Set[string]{}
+			idx[newNS] = set
+		}
+		set.Insert(key)
+	}
+	return true
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+// threadSafeMap implements ThreadSafeStore.
+type threadSafeMap struct {
+	// lock guards items, index and rv.
+	lock  sync.RWMutex
+	items itemTable
+	index *storeIndex
+	// rv is the newest resource version observed through writes.
+	rv string
+
+	// rvGauge, if set, mirrors rv as a number.
+	rvGauge GaugeMetric
+}
+
+var _ ThreadSafeStoreWithTransaction = &threadSafeMap{}
+
+// NewThreadSafeStore returns a ThreadSafeStore maintaining the given indices.
+func NewThreadSafeStore(indexers Indexers, indices Indices, opts ...ThreadSafeStoreOption) ThreadSafeStore {
+	if indexers == nil {
+		indexers = Indexers{}
+	}
+	if indices == nil {
+		indices = Indices{}
+	}
+	m := &threadSafeMap{
+		items: newItemTable(0),
+		index: newStoreIndex(indexers, indices),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+func resourceVersionOf(obj interface{}) (string, bool) {
+	if obj == nil {
+		return "", false
+	}
+	m, err := meta.Accessor(obj)
+	if err != nil {
+		return "", false
+	}
+	return m.GetResourceVersion(), true
+}
+
+// setRVLocked records rv; the caller holds the write lock.
+func (c *threadSafeMap) setRVLocked(rv string) {
+	c.rv = rv
+	if c.rvGauge != nil && rv != "" {
+		if n, err := strconv.ParseInt(rv, 10, 64); err == nil {
+			c.rvGauge.Set(float64(n))
+		}
+	}
+}
+
+func (c *threadSafeMap) Add(key string, obj interface{}) {
+	c.Update(key, obj)
+}
+
+func (c *threadSafeMap) Update(key string, obj interface{}) {
+	rv, hasRV := resourceVersionOf(obj)
+	c.lock.Lock()
+	defer c.lock.Unlock()
+	c.updateLocked(key, obj)
+	if hasRV {
+		c.setRVLocked(rv)
+	}
+}
+
+func (c *threadSafeMap) updateLocked(key string, obj interface{}) {
+	old := c.items.set(key, obj)
+	c.index.update(old, obj, key)
+}
+
+func (c *threadSafeMap) deleteLocked(key string) {
+	if old, exists := c.items.get(key); exists {
+		c.index.update(old, nil, key)
+		c.items.delete(key)
+	}
+}
+
+func (c *threadSafeMap) Delete(key string) {
+	c.DeleteWithObject(key, nil)
+}
+
+func (c *threadSafeMap) DeleteWithObject(key string, obj interface{}) {
+	rv, hasRV := resourceVersionOf(obj)
+	c.lock.Lock()
+	defer c.lock.Unlock()
+	c.deleteLocked(key)
+	if hasRV {
+		c.setRVLocked(rv)
+	}
+}
+
+// Transaction applies txns in order under a single lock acquisition. The
+// store's resource version becomes that of the last object.
+func (c *threadSafeMap) Transaction(txns ...ThreadSafeStoreTransaction) {
+	if len(txns) == 0 {
+		return
+	}
+	rv, hasRV := resourceVersionOf(txns[len(txns)-1].Object)
+	c.lock.Lock()
+	defer c.lock.Unlock()
+	for _, txn := range txns {
+		switch txn.Type {
+		case TransactionTypeAdd, TransactionTypeUpdate:
+			c.updateLocked(txn.Key, txn.Object)
+		case TransactionTypeDelete:
+			c.deleteLocked(txn.Key)
+		}
+	}
+	if hasRV {
+		c.setRVLocked(rv)
+	}
+}
+
+func (c *threadSafeMap) Get(key string) (item interface{}, exists bool) {
+	c.lock.RLock()
+	defer c.lock.RUnlock()
+	return c.items.get(key)
+}
+
+func (c *threadSafeMap) List() []interface{} {
+	c.lock.RLock()
+	defer c.lock.RUnlock()
+	list := make([]interface{}, 0, c.items.len())
+	c.items.each(func(_ string, item interface{}) bool {
+		list = append(list, item)
+		return true
+	})
+	return list
+}
+
+func (c *threadSafeMap) ListKeys() []string {
+	c.lock.RLock()
+	defer c.lock.RUnlock()
+	list := make([]string, 0, c.items.len())
+	c.items.each(func(key string, _ interface{}) bool {
+		list = append(list, key)
+		return true
+	})
+	return list
+}
+
+func (c *threadSafeMap) Replace(items map[string]interface{}, resourceVersion string) {
+	table := newItemTable(len(items))
+	for key, item := range items {
+		table.set(key, item)
+	}
+	c.lock.Lock()
+	defer c.lock.Unlock()
+	c.items = table
+	c.setRVLocked(resourceVersion)
+	c.index.reset()
+	c.items.each(func(key string, item interface{}) bool {
+		c.index.update(nil, item, key)
+		return true
+	})
+}
+
+func (c *threadSafeMap) Index(indexName string, obj interface{}) ([]interface{}, error) {
+	c.lock.RLock()
+	defer c.lock.RUnlock()
+	keys, err := c.index.keysForObject(indexName, obj)
+	if err != nil {
+		return nil, err
+	}
+	list := make([]interface{}, 0, len(keys))
+	for key := range keys {
+		item, _ := c.items.get(key)
+		list = append(list, item)
+	}
+	return list, nil
+}
+
+func (c *threadSafeMap) ByIndex(indexName, indexedValue string) ([]interface{}, error) {
+	c.lock.RLock()
+	defer c.lock.RUnlock()
+	keys, err := c.index.keysForValue(indexName, indexedValue)
+	if err != nil {
+		return nil, err
+	}
+	list := make([]interface{}, 0, len(keys))
+	for key := range keys {
+		item, _ := c.items.get(key)
+		list = append(list, item)
+	}
+	return list, nil
+}
+
+func (c *threadSafeMap) IndexKeys(indexName, indexedValue string) ([]string, error) {
+	c.lock.RLock()
+	defer c.lock.RUnlock()
+	keys, err := c.index.keysForValue(indexName, indexedValue)
+	if err != nil {
+		return nil, err
+	}
+	return keys.UnsortedList(), nil
+}
+
+func (c *threadSafeMap) ListIndexFuncValues(indexName string) []string {
+	c.lock.RLock()
+	defer c.lock.RUnlock()
+	return c.index.values(indexName)
+}
+
+func (c *threadSafeMap) GetIndexers() Indexers {
+	c.lock.RLock()
+	defer c.lock.RUnlock()
+	return c.index.indexers
+}
+
+func (c *threadSafeMap) AddIndexers(newIndexers Indexers) error {
+	c.lock.Lock()
+	defer c.lock.Unlock()
+	if err := c.index.addIndexers(newIndexers); err != nil {
+		return err
+	}
+	c.items.each(func(key string, item interface{}) bool {
+		for name := range newIndexers {
+			c.index.updateOne(name, nil, item, key)
+		}
+		return true
+	})
+	return nil
+}
+
+func (c *threadSafeMap) Bookmark(rv string) {
+	c.lock.Lock()
+	defer c.lock.Unlock()
+	c.setRVLocked(rv)
+}
+
+func (c *threadSafeMap) LastStoreSyncResourceVersion() string {
+	c.lock.RLock()
+	defer c.lock.RUnlock()
+	return c.rv
+}
+
+func (c *threadSafeMap) Resync() error { return nil }

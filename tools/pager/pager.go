@@ -1,0 +1,218 @@
+package pager
+
+import (
+	"context"
+	"fmt"
+
+	"k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metainternalversion "k8s.io/apimachinery/pkg/apis/meta/internalversion"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+)
+
+const (
+	defaultPageSize       = 500
+	defaultPageBufferSize = 10
+)
+
+// ListPageFunc returns one page of a list for the given options.
+type ListPageFunc func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error)
+
+// SimplePageFunc adapts a list function without a context to ListPageFunc.
+func SimplePageFunc(fn func(opts metav1.ListOptions) (runtime.Object, error)) ListPageFunc {
+	return func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
+		return fn(opts)
+	}
+}
+
+// ListPager breaks a list call into pages of at most PageSize items. PageFn
+// must honour Limit and Continue in the options it is given; the pager never
+// touches label or field selectors.
+type ListPager struct {
+	// PageSize is the default Limit of each request; zero disables
+	// paging.
+	PageSize int64
+	// PageFn fetches one page.
+	PageFn ListPageFunc
+
+	// FullListIfExpired makes List fall back to one unpaginated request
+	// when a continue token expires.
+	FullListIfExpired bool
+
+	// PageBufferSize is how many pages EachListItem fetches ahead.
+	PageBufferSize int32
+}
+
+// New returns a pager with the default page size that falls back to a full
+// list when a continue token expires.
+func New(fn ListPageFunc) *ListPager {
+	return &ListPager{
+		PageSize:          defaultPageSize,
+		PageFn:            fn,
+		FullListIfExpired: true,
+		PageBufferSize:    defaultPageBufferSize,
+	}
+}
+
+// List fetches the whole list page by page and returns it as one object.
+// A result that fits one page is returned as the server sent it; otherwise
+// the pages are merged into a metainternalversion.List and the boolean is
+// true. Options.Limit defaults to PageSize. If a continue token expires the
+// pager lists everything in one request (when FullListIfExpired is set).
+func (p *ListPager) List(ctx context.Context, options metav1.ListOptions) (runtime.Object, bool, error) {
+	return p.list(ctx, options, false)
+}
+
+// ListWithAlloc is List that copies non-pointer items out of each page, so
+// that retaining one item does not keep a whole page's array alive.
+func (p *ListPager) ListWithAlloc(ctx context.Context, options metav1.ListOptions) (runtime.Object, bool, error) {
+	return p.list(ctx, options, true)
+}
+
+func (p *ListPager) list(ctx context.Context, options metav1.ListOptions, allocNew bool) (runtime.Object, bool, error) {
+	if options.Limit == 0 {
+		options.Limit = p.PageSize
+	}
+	requestedRV := options.ResourceVersion
+	requestedRVMatch := options.ResourceVersionMatch
+	var list *metainternalversion.List
+	paginated := false
+	for {
+		select {
+		case <-ctx.Done():
+			return nil, paginated, ctx.Err()
+		default:
+		}
+		obj, err := p.PageFn(ctx, options)
+		if err != nil {
+			if !errors.IsResourceExpired(err) || !p.FullListIfExpired || options.Continue == "" {
+				return nil, paginated, err
+			}
+			// The continue token expired: list everything in one go at the
+			// originally requested resource version.
+			options.Limit = 0
+			options.Continue = ""
+			options.ResourceVersion = requestedRV
+			options.ResourceVersionMatch = requestedRVMatch
+			result, err := p.PageFn(ctx, options)
+			return result, paginated, err
+		}
+		m, err := meta.ListAccessor(obj)
+		if err != nil {
+			return nil, paginated, fmt.Errorf("returned object must be a list: %v", err)
+		}
+		if m.GetContinue() == "" && list == nil {
+			return obj, paginated, nil
+		}
+		if list == nil {
+			list = &metainternalversion.List{Items: make([]runtime.Object, 0, options.Limit+1)}
+			list.ResourceVersion = m.GetResourceVersion()
+			list.SelfLink = m.GetSelfLink()
+		}
+		appendItem := func(item runtime.Object) error {
+			list.Items = append(list.Items, item)
+			return nil
+		}
+		if allocNew {
+			err = meta.EachListItemWithAlloc(obj, appendItem)
+		} else {
+			err = meta.EachListItem(obj, appendItem)
+		}
+		if err != nil {
+			return nil, paginated, err
+		}
+		paginated = true
+		if m.GetContinue() == "" {
+			return list, paginated, nil
+		}
+		options.Continue = m.GetContinue()
+		// A continue token carries its own resource version; the server
+		// rejects requests that repeat it.
+		options.ResourceVersion = ""
+		options.ResourceVersionMatch = ""
+	}
+}
+
+// EachListItem calls fn on every item of the list, fetching pages in the
+// background (up to PageBufferSize ahead). It stops at the first error of
+// fn, of the server, or of ctx. A continue token that expires midway
+// surfaces as an Expired error. Use EachListItemWithAlloc if fn retains
+// items for differing durations.
+func (p *ListPager) EachListItem(ctx context.Context, options metav1.ListOptions, fn func(obj runtime.Object) error) error {
+	return p.eachListChunkBuffered(ctx, options, func(obj runtime.Object) error {
+		return meta.EachListItem(obj, fn)
+	})
+}
+
+// EachListItemWithAlloc is EachListItem that copies non-pointer items out of
+// each page before passing them to fn.
+func (p *ListPager) EachListItemWithAlloc(ctx context.Context, options metav1.ListOptions, fn func(obj runtime.Object) error) error {
+	return p.eachListChunkBuffered(ctx, options, func(obj runtime.Object) error {
+		return meta.EachListItemWithAlloc(obj, fn)
+	})
+}
+
+// eachListChunkBuffered fetches pages on a producer goroutine and hands
+// them to fn on the caller's goroutine. The producer stops when the
+// consumer returns, because the shared context is canceled.
+func (p *ListPager) eachListChunkBuffered(ctx context.Context, options metav1.ListOptions, fn func(obj runtime.Object) error) error {
+	if p.PageBufferSize < 0 {
+		return fmt.Errorf("ListPager.PageBufferSize must be >= 0, got %d", p.PageBufferSize)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+
+	pages := make(chan runtime.Object, p.PageBufferSize)
+	producerErr := make(chan error, 1)
+	go func() {
+		defer utilruntime.HandleCrash()
+		defer close(pages)
+		producerErr <- p.eachListChunk(ctx, options, func(obj runtime.Object) error {
+			select {
+			case pages <- obj:
+				return nil
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		})
+	}()
+	for page := range pages {
+		if err := fn(page); err != nil {
+			return err
+		}
+	}
+	return <-producerErr
+}
+
+// eachListChunk calls fn with every page in order.
+func (p *ListPager) eachListChunk(ctx context.Context, options metav1.ListOptions, fn func(obj runtime.Object) error) error {
+	if options.Limit == 0 {
+		options.Limit = p.PageSize
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		default:
+		}
+		obj, err := p.PageFn(ctx, options)
+		if err != nil {
+			return err
+		}
+		m, err := meta.ListAccessor(obj)
+		if err != nil {
+			return fmt.Errorf("returned object must be a list: %v", err)
+		}
+		if err := fn(obj); err != nil {
+			return err
+		}
+		if m.GetContinue() == "" {
+			return nil
+		}
+		options.Continue = m.GetContinue()
+		options.ResourceVersion = ""
+		options.ResourceVersionMatch = ""
+	}
+}

@@ -1,0 +1,123 @@
+package watch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/klog/v2"
+
+	"github.com/kubeclient/client-go/tools/cache"
+)
+
+// PreconditionFunc checks the synced store before waiting starts: true
+// means the goal is already reached, an error aborts.
+type PreconditionFunc func(store cache.Store) (bool, error)
+
+// ConditionFunc checks one event: true when reached, an error to abort.
+// Prefer level-driven conditions (the pod is ready) over edge-driven ones
+// (the pod became ready).
+type ConditionFunc func(event watch.Event) (bool, error)
+
+// ErrWatchClosed reports, from UntilWithoutRetry, a watch that ended
+// before the conditions were met.
+var ErrWatchClosed = errors.New("watch closed before UntilWithoutRetry timeout")
+
+// UntilWithoutRetry reads events from watcher until the conditions are met
+// one after another (an event meeting one condition is also offered to the
+// next), and returns the last event. An error from a condition ends the
+// wait with that event. The watch ending returns ErrWatchClosed; ctx
+// ending returns wait.ErrWaitTimeout. It breaks on any watch interruption:
+// prefer Until or UntilWithSync.
+func UntilWithoutRetry(ctx context.Context, watcher watch.Interface, conditions ...ConditionFunc) (*watch.Event, error) {
+	ch := watcher.ResultChan()
+	defer watcher.Stop()
+	var last *watch.Event
+	for _, condition := range conditions {
+		if last != nil {
+			done, err := condition(*last)
+			if err != nil {
+				return last, err
+			}
+			if done {
+				continue
+			}
+		}
+	waiting:
+		for {
+			select {
+			case event, ok := <-ch:
+				if !ok {
+					return last, ErrWatchClosed
+				}
+				last = &event
+				done, err := condition(event)
+				if err != nil {
+					return last, err
+				}
+				if done {
+					break waiting
+				}
+			case <-ctx.Done():
+				return last, wait.ErrWaitTimeout
+			}
+		}
+	}
+	return last, nil
+}
+
+// Until is UntilWithoutRetry over a RetryWatcher starting at
+// initialResourceVersion (which must not be "" or "0"): it survives
+// timeouts and dropped connections and sees every event in order, but
+// fails when the resource version is too old. See UntilWithSync for a
+// variant that recovers by relisting.
+func Until(ctx context.Context, initialResourceVersion string, watcherClient cache.Watcher, conditions ...ConditionFunc) (*watch.Event, error) {
+	w, err := NewRetryWatcherWithContext(ctx, initialResourceVersion, cache.ToWatcherWithContext(watcherClient))
+	if err != nil {
+		return nil, err
+	}
+	return UntilWithoutRetry(ctx, w, conditions...)
+}
+
+// UntilWithSync runs an informer over lw and waits, like UntilWithoutRetry,
+// on the events it produces. Once the informer has synced, precondition
+// (if set) may declare success at once. It recovers from every error,
+// "too old resource version" included, by relisting, at the price of
+// possibly merging intermediate states of an object; events are ordered
+// per object only.
+func UntilWithSync(ctx context.Context, lw cache.ListerWatcher, objType runtime.Object, precondition PreconditionFunc, conditions ...ConditionFunc) (*watch.Event, error) {
+	indexer, informer, watcher, done := NewIndexerInformerWatcherWithLogger(klog.FromContext(ctx), lw, objType)
+	// Wait for the informer to stop so that callers can reason about it.
+	defer func() { <-done }()
+	defer watcher.Stop()
+	if precondition != nil {
+		if !cache.WaitForCacheSync(ctx.Done(), informer.HasSynced) {
+			return nil, fmt.Errorf("UntilWithSync: unable to sync caches: %w", ctx.Err())
+		}
+		ok, err := precondition(indexer)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			return nil, nil
+		}
+	}
+	return UntilWithoutRetry(ctx, watcher, conditions...)
+}
+
+// ContextWithOptionalTimeout is context.WithTimeout where a zero timeout
+// means none. A negative timeout is treated as zero.
+func ContextWithOptionalTimeout(parent context.Context, timeout time.Duration) (context.Context, context.CancelFunc) {
+	if timeout < 0 {
+		klog.FromContext(parent).Error(nil, "Timeout for context shall not be negative!")
+		timeout = 0
+	}
+	if timeout == 0 {
+		return context.WithCancel(parent)
+	}
+	return context.WithTimeout(parent, timeout)
+}

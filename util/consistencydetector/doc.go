@@ -1,0 +1,5 @@
+// Package consistencydetector double-checks, in test and CI builds, that
+// data an informer received through a watch-list stream matches what a
+// plain list at the same resource version returns. It is switched on with
+// the KUBE_WATCHLIST_INCONSISTENCY_DETECTOR environment variable.
+package consistencydetector
