@@ -1,0 +1,50 @@
+package listergen
+
+import (
+	"path"
+
+	"github.com/kubeclient/client-go/hack/codegen/internal/model"
+)
+
+// Root is the lister root package relative to the layout's module; the
+// lister of a group version lives at Root/<group>/<version>.
+const Root = "listers"
+
+// Rel returns the lister package of gv relative to the module.
+func Rel(gv *model.GroupVersion) string {
+	return path.Join(Root, gv.Group.PackageName, gv.Version)
+}
+
+// Listable reports whether r gets a lister. A lister is generated for every
+// +genclient type that can be read with get and list, and for
+// +genclient:noVerbs types, whose objects may still be cached locally.
+func Listable(r *model.Resource) bool {
+	if r.Type.Tags.Has("genclient:noVerbs") {
+		return true
+	}
+	return r.Verbs.Has(model.VerbGet) && r.Verbs.Has(model.VerbList)
+}
+
+// GroupVersions returns the group versions that get a lister package, in
+// generation order: the client inputs followed by the apply-only inputs,
+// each kept only when it declares at least one listable resource.
+func GroupVersions(u *model.Universe) []*model.GroupVersion {
+	var out []*model.GroupVersion
+	for _, gv := range append(u.GroupVersions(), u.ApplyOnly...) {
+		if len(Resources(gv)) > 0 {
+			out = append(out, gv)
+		}
+	}
+	return out
+}
+
+// Resources returns the listable resources of gv in model order.
+func Resources(gv *model.GroupVersion) []*model.Resource {
+	var out []*model.Resource
+	for _, r := range gv.Resources {
+		if Listable(r) {
+			out = append(out, r)
+		}
+	}
+	return out
+}

@@ -1,0 +1,168 @@
+// Command codegen generates the typed clients, clientset, scheme and apply
+// configurations of a set of Kubernetes API packages.
+//
+// It parses the API packages with go/parser (located with go list), builds a
+// model of their groups, resources and types, and writes gofmt-clean files
+// marked as generated. Typical use from the module root:
+//
+//	go run ./hack/codegen -output-dir . -inputs k8s.io/api/apps/v1,k8s.io/api/core/v1
+//
+// With -clean, generated files (recognised by their header) that the run did
+// not produce are removed from the output packages.
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/kubeclient/client-go/hack/codegen/internal/applygen"
+	"github.com/kubeclient/client-go/hack/codegen/internal/clientgen"
+	"github.com/kubeclient/client-go/hack/codegen/internal/clientsetgen"
+	"github.com/kubeclient/client-go/hack/codegen/internal/fakegen"
+	"github.com/kubeclient/client-go/hack/codegen/internal/gofile"
+	"github.com/kubeclient/client-go/hack/codegen/internal/informergen"
+	"github.com/kubeclient/client-go/hack/codegen/internal/layout"
+	"github.com/kubeclient/client-go/hack/codegen/internal/listergen"
+	"github.com/kubeclient/client-go/hack/codegen/internal/model"
+)
+
+func main() {
+	var (
+		outputDir   = flag.String("output-dir", ".", "directory that -module maps to; files are written below it")
+		module      = flag.String("module", "github.com/kubeclient/client-go", "import path of -output-dir")
+		runtimePath = flag.String("runtime", "github.com/kubeclient/client-go", "module providing rest, gentype, discovery and util/apply")
+		clientset   = flag.String("clientset", "kubernetes", "clientset package, relative to -module")
+		applyRoot   = flag.String("applyconfigurations", "applyconfigurations", "apply configuration root package, relative to -module")
+		inputs      = flag.String("inputs", "", "comma-separated API packages (import paths); defaults to @inputs-file")
+		inputsFile  = flag.String("inputs-file", "", "file listing API packages, one per line")
+		applyExtra  = flag.String("apply-only-inputs", "", "comma-separated API packages that get apply configurations but no client")
+		goListDir   = flag.String("go-list-dir", ".", "directory go list runs in (a module that requires the inputs)")
+		protobuf    = flag.Bool("prefer-protobuf", true, "clients ask for protobuf when the content type is unset (built-in types)")
+		clean       = flag.Bool("clean", false, "remove stale generated files from the output packages")
+		verbose     = flag.Bool("v", false, "print timings")
+	)
+	flag.Parse()
+	pkgs := splitList(*inputs)
+	if *inputsFile != "" {
+		data, err := os.ReadFile(*inputsFile)
+		if err != nil {
+			fail(err)
+		}
+		for _, line := range strings.Split(string(data), "\n") {
+			if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
+				pkgs = append(pkgs, line)
+			}
+		}
+	}
+	if len(pkgs) == 0 {
+		fail(fmt.Errorf("no input packages: pass -inputs or -inputs-file"))
+	}
+	start := time.Now()
+	extra := splitList(*applyExtra)
+	u, err := model.Load(model.Options{Dir: *goListDir, Inputs: pkgs, ApplyOnly: extra})
+	if err != nil {
+		fail(err)
+	}
+	if *verbose {
+		fmt.Fprintf(os.Stderr, "parsed %d packages in %v\n", len(u.Packages), time.Since(start))
+	}
+	l := layout.Layout{
+		Module: *module, OutputDir: *outputDir, RuntimePath: *runtimePath,
+		ClientsetPath: *clientset, ApplyConfigPath: *applyRoot, PreferProtobuf: *protobuf,
+	}
+	out := gofile.NewOutput()
+	if err := clientgen.Generate(u, l, out); err != nil {
+		fail(err)
+	}
+	if err := clientsetgen.Generate(u, l, out); err != nil {
+		fail(err)
+	}
+	if err := applygen.Generate(u, l, out); err != nil {
+		fail(err)
+	}
+	if err := fakegen.Generate(u, l, out); err != nil {
+		fail(err)
+	}
+	if err := listergen.Generate(u, l, out); err != nil {
+		fail(err)
+	}
+	if err := informergen.Generate(u, l, out); err != nil {
+		fail(err)
+	}
+	if *verbose {
+		fmt.Fprintf(os.Stderr, "generated %d files in %v\n", len(out.Paths()), time.Since(start))
+	}
+	if err := write(out, *outputDir, *clean); err != nil {
+		fail(err)
+	}
+	if *verbose {
+		fmt.Fprintf(os.Stderr, "done in %v\n", time.Since(start))
+	}
+}
+
+// write stores the output below dir, leaving unchanged files untouched, and
+// with clean removes generated files of the touched directories that the
+// run did not produce.
+func write(out *gofile.Output, dir string, clean bool) error {
+	produced := map[string]bool{}
+	dirs := map[string]bool{}
+	for _, p := range out.Paths() {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		produced[full] = true
+		dirs[filepath.Dir(full)] = true
+		if old, err := os.ReadFile(full); err == nil && bytes.Equal(old, out.Content(p)) {
+			continue
+		}
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(full, out.Content(p), 0o644); err != nil {
+			return err
+		}
+	}
+	if !clean {
+		return nil
+	}
+	for d := range dirs {
+		entries, err := os.ReadDir(d)
+		if err != nil {
+			return err
+		}
+		for _, e := range entries {
+			full := filepath.Join(d, e.Name())
+			if e.IsDir() || !strings.HasSuffix(e.Name(), ".go") || produced[full] {
+				continue
+			}
+			src, err := os.ReadFile(full)
+			if err != nil {
+				return err
+			}
+			if gofile.IsGenerated(src) {
+				if err := os.Remove(full); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func fail(err error) {
+	fmt.Fprintln(os.Stderr, "codegen:", err)
+	os.Exit(1)
+}

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Regenerates into a temporary copy of the generated trees and fails, listing
+# the files, when the checked-in code differs from what the generator makes.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+cd "$root"
+# Trees the generator writes. Hand-written files in them are copied along so
+# that the generator sees the same expansions as in the checkout.
+dirs=(kubernetes applyconfigurations listers informers)
+for d in "${dirs[@]}"; do
+  if [ -d "$d" ]; then
+    cp -R "$d" "$tmp/$d"
+  fi
+done
+"$root/hack/update-codegen.sh" "$tmp"
+status=0
+for d in "${dirs[@]}"; do
+  if [ ! -e "$root/$d" ] && [ ! -e "$tmp/$d" ]; then
+    continue
+  fi
+  if ! diff -r -q "$root/$d" "$tmp/$d" >/dev/null 2>&1; then
+    status=1
+    diff -r -q "$root/$d" "$tmp/$d" 2>&1 | sed "s|$tmp/|generated: |g; s|$root/|checked in: |g" >&2 || true
+  fi
+done
+if [ "$status" -ne 0 ]; then
+  echo "generated code is out of date: run hack/update-codegen.sh" >&2
+  exit 1
+fi
+echo "generated code is up to date"

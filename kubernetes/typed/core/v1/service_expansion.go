@@ -1,0 +1,28 @@
+package v1
+
+import (
+	utilnet "k8s.io/apimachinery/pkg/util/net"
+
+	"github.com/kubeclient/client-go/rest"
+)
+
+// ServiceExpansion holds the hand-written methods of ServiceInterface.
+type ServiceExpansion interface {
+	ProxyGet(scheme, name, port, path string, params map[string]string) rest.ResponseWrapper
+}
+
+// ProxyGet sends a GET through the API server's proxy to port of the
+// service called name, using scheme (http or https, empty for the default),
+// at path with the query parameters params.
+func (c *services) ProxyGet(scheme, name, port, path string, params map[string]string) rest.ResponseWrapper {
+	req := c.GetClient().Get().
+		Namespace(c.GetNamespace()).
+		Resource("services").
+		SubResource("proxy").
+		Name(utilnet.JoinSchemeNamePort(scheme, name, port)).
+		Suffix(path)
+	for k, v := range params {
+		req = req.Param(k, v)
+	}
+	return req
+}

@@ -1,0 +1,3 @@
+// Package apply builds server-side apply requests: it serializes an apply
+// configuration and attaches it to a PATCH request with the apply patch type.
+package apply
