@@ -1,0 +1,95 @@
+package resourcelock
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+)
+
+const (
+	// UnknownLeader is the holder MultiLock reports when its two locks
+	// disagree.
+	//
+	// Deprecated: UnknownLeader is only used by MultiLock, which is deprecated.
+	UnknownLeader = "leaderelection.k8s.io/unknown"
+)
+
+// MultiLock keeps the same record in two locks, Primary and Secondary.
+//
+// Deprecated: MultiLock served the migration from annotation locks to Lease
+// locks, which ended when annotation locks were removed. Use LeaseLock.
+type MultiLock struct {
+	Primary   Interface
+	Secondary Interface
+}
+
+// Get returns the primary record. When the secondary lock is missing and
+// the primary is held by someone else, the primary alone is returned; when
+// the two disagree on the holder, the holder is reported as UnknownLeader.
+// The raw record joins both raw records.
+func (ml *MultiLock) Get(ctx context.Context) (*LeaderElectionRecord, []byte, error) {
+	primary, primaryRaw, err := ml.Primary.Get(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	secondary, secondaryRaw, err := ml.Secondary.Get(ctx)
+	if err != nil {
+		if apierrors.IsNotFound(err) && primary.HolderIdentity != ml.Identity() {
+			return primary, primaryRaw, nil
+		}
+		return nil, nil, err
+	}
+	if primary.HolderIdentity != secondary.HolderIdentity {
+		primary.HolderIdentity = UnknownLeader
+		if primaryRaw, err = json.Marshal(primary); err != nil {
+			return nil, nil, err
+		}
+	}
+	return primary, ConcatRawRecord(primaryRaw, secondaryRaw), nil
+}
+
+// Create creates both locks; a primary that already exists is not an error.
+func (ml *MultiLock) Create(ctx context.Context, ler LeaderElectionRecord) error {
+	if err := ml.Primary.Create(ctx, ler); err != nil && !apierrors.IsAlreadyExists(err) {
+		return err
+	}
+	return ml.Secondary.Create(ctx, ler)
+}
+
+// Update updates the primary lock, then updates the secondary lock, creating
+// it when it does not exist.
+func (ml *MultiLock) Update(ctx context.Context, ler LeaderElectionRecord) error {
+	if err := ml.Primary.Update(ctx, ler); err != nil {
+		return err
+	}
+	if _, _, err := ml.Secondary.Get(ctx); err != nil && apierrors.IsNotFound(err) {
+		return ml.Secondary.Create(ctx, ler)
+	}
+	return ml.Secondary.Update(ctx, ler)
+}
+
+// RecordEvent records s on both locks.
+func (ml *MultiLock) RecordEvent(s string) {
+	ml.Primary.RecordEvent(s)
+	ml.Secondary.RecordEvent(s)
+}
+
+// Describe names both locks.
+func (ml *MultiLock) Describe() string {
+	return fmt.Sprintf("%s, %s", ml.Primary.Describe(), ml.Secondary.Describe())
+}
+
+// Identity returns the primary lock's identity.
+func (ml *MultiLock) Identity() string {
+	return ml.Primary.Identity()
+}
+
+// ConcatRawRecord joins two raw records with a comma.
+//
+// Deprecated: ConcatRawRecord is only used by MultiLock, which is deprecated.
+func ConcatRawRecord(primaryRaw, secondaryRaw []byte) []byte {
+	return bytes.Join([][]byte{primaryRaw, secondaryRaw}, []byte(","))
+}

@@ -1,0 +1,6 @@
+// Package record records core/v1 Events: an EventRecorder turns calls into
+// Event objects, an EventBroadcaster fans them out to watchers, loggers and
+// sinks, and the EventCorrelator in front of a sink counts repeats,
+// aggregates similar events and rate-limits spammy sources so that the API
+// server is not flooded.
+package record
