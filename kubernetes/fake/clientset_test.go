@@ -221,8 +221,10 @@ func TestDeploymentLifecycle(t *testing.T) {
 
 func TestStaleUpdateConflicts(t *testing.T) {
 	ctx := context.Background()
-	pods := NewClientset(pod("p", "")).CoreV1().Pods("default")
-	first, err := pods.Get(ctx, "p", metav1.GetOptions{})
+	pods := NewClientset().CoreV1().Pods("default")
+	// Created rather than seeded: seeded objects keep their empty
+	// resourceVersion, and an update without one is unconditional.
+	first, err := pods.Create(ctx, pod("p", ""), metav1.CreateOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -345,9 +347,12 @@ func TestFieldSelectorNodeName(t *testing.T) {
 	if _, err := pods.Create(ctx, pod("new-b", "b"), metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	ev := nextEvent(t, w)
-	if p, ok := ev.Object.(*corev1.Pod); !ok || p.Name != "new-b" {
-		t.Errorf("first watch event is about %v, want new-b (new-a is on another node)", ev.Object)
+	// A watch without a resourceVersion starts with the current state.
+	for _, want := range []string{"on-b", "new-b"} {
+		ev := nextEvent(t, w)
+		if p, ok := ev.Object.(*corev1.Pod); !ok || p.Name != want {
+			t.Fatalf("watch event about %v, want %s (pods on node a must be filtered out)", ev.Object, want)
+		}
 	}
 }
 

@@ -70,10 +70,9 @@ var scheme = runtime.NewScheme()
 
 var codecs = serializer.NewCodecFactory(scheme)
 
-// parameterCodec is kept for parity with the real clientset's scheme package.
+// parameterCodec converts option structs to query parameters, as the real
+// clientset's scheme package does.
 var parameterCodec = runtime.NewParameterCodec(scheme)
-
-var _ = parameterCodec
 
 var localSchemeBuilder = runtime.SchemeBuilder{
 	admissionregistrationv1.AddToScheme,

@@ -29,7 +29,7 @@ func registerFile(u *model.Universe) *gofile.File {
 	metav1 := f.Import("k8s.io/apimachinery/pkg/apis/meta/v1")
 	f.Printf("// scheme knows every type the fake clientset serves; its tracker decodes with codecs.\n")
 	f.Printf("var scheme = %s.NewScheme()\n\nvar codecs = %s.NewCodecFactory(scheme)\n\n", runtime, serializer)
-	f.Printf("// parameterCodec is kept for parity with the real clientset's scheme package.\nvar parameterCodec = %s.NewParameterCodec(scheme)\n\nvar _ = parameterCodec\n\n", runtime)
+	f.Printf("// parameterCodec converts option structs to query parameters, as the real\n// clientset's scheme package does.\nvar parameterCodec = %s.NewParameterCodec(scheme)\n\n", runtime)
 	f.Printf("var localSchemeBuilder = %s.SchemeBuilder{\n", runtime)
 	for _, gv := range u.GroupVersions() {
 		f.Printf("\t%s.AddToScheme,\n", f.Import(gv.Package.Path))
