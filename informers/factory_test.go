@@ -174,7 +174,7 @@ func TestFactoryListWatchAndListers(t *testing.T) {
 		events: make(chan watchEvent),
 	}
 	srv := newServer(t, map[string]*fakeResource{
-		"/api/v1/configmaps":       configMaps,
+		"/api/v1/configmaps":        configMaps,
 		"/apis/apps/v1/deployments": deployments,
 	})
 	factory := informers.NewSharedInformerFactory(newClient(t, srv), 0)
@@ -185,7 +185,7 @@ func TestFactoryListWatchAndListers(t *testing.T) {
 	deleted := make(chan informerscorev1.DeletedConfigMap, 10)
 	cms := factory.Core().V1().ConfigMaps()
 	if _, err := cms.TypedInformer().AddTypedEventHandler(informerscorev1.ConfigMapHandlerFuncs{
-		AddFunc:    func(cm *corev1.ConfigMap, _ bool) { added <- cm },
+		AddFunc:    func(cm *corev1.ConfigMap) { added <- cm },
 		UpdateFunc: func(_, cm *corev1.ConfigMap) { updated <- cm },
 		DeleteFunc: func(d informerscorev1.DeletedConfigMap) { deleted <- d },
 	}); err != nil {
@@ -277,17 +277,9 @@ func TestFactoryListWatchAndListers(t *testing.T) {
 func TestFactoryOptionsReachRequests(t *testing.T) {
 	deployments := &fakeResource{listKind: "DeploymentList", apiVersion: "apps/v1", events: make(chan watchEvent)}
 	srv := newServer(t, map[string]*fakeResource{"/apis/apps/v1/namespaces/team/deployments": deployments})
-	transformed := make(chan struct{}, 1)
 	factory := informers.NewSharedInformerFactoryWithOptions(newClient(t, srv), time.Hour,
 		informers.WithNamespace("team"),
 		informers.WithTweakListOptions(func(o *metav1.ListOptions) { o.LabelSelector = "tier=front" }),
-		informers.WithTransform(func(obj any) (any, error) {
-			select {
-			case transformed <- struct{}{}:
-			default:
-			}
-			return obj, nil
-		}),
 	)
 	informer := factory.Apps().V1().Deployments().Informer()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -310,7 +302,8 @@ func TestFactoryOptionsReachRequests(t *testing.T) {
 			t.Errorf("request %v: labelSelector = %q, want tier=front", q, got)
 		}
 	}
-	// Deployment objects pass through the transform once one arrives.
+	// Objects pass through the factory's transform before reaching the cache.
+	transformed := make(chan struct{}, 1)
 	deploymentsWithObject := &fakeResource{listKind: "DeploymentList", apiVersion: "apps/v1", events: make(chan watchEvent),
 		initial: []runtime.Object{&appsv1.Deployment{TypeMeta: metav1.TypeMeta{Kind: "Deployment", APIVersion: "apps/v1"}, ObjectMeta: metav1.ObjectMeta{Name: "x", Namespace: "team", ResourceVersion: "3"}}}}
 	srv2 := newServer(t, map[string]*fakeResource{"/apis/apps/v1/namespaces/team/deployments": deploymentsWithObject})
