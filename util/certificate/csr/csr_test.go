@@ -1,0 +1,222 @@
+package csr
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
+	"math/big"
+	"strings"
+	"testing"
+	"time"
+
+	certificatesv1 "k8s.io/api/certificates/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/watch"
+
+	"github.com/kubeclient/client-go/kubernetes/fake"
+	"github.com/kubeclient/client-go/util/cert"
+)
+
+func newKey(t *testing.T) *ecdsa.PrivateKey {
+	t.Helper()
+	k, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
+
+func makeCSR(t *testing.T, key *ecdsa.PrivateKey, cn string) []byte {
+	t.Helper()
+	data, err := cert.MakeCSR(key, &pkix.Name{CommonName: cn, Organization: []string{"system:nodes"}}, []string{"node.local"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// signer approves (or denies) every request it sees, issuing a certificate
+// signed by a throwaway CA, the way kube-controller-manager would.
+func signer(t *testing.T, ctx context.Context, client *fake.Clientset, deny bool) {
+	t.Helper()
+	caKey := newKey(t)
+	caTmpl := &x509.Certificate{
+		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "test-ca"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
+		IsCA: true, BasicConstraintsValid: true, KeyUsage: x509.KeyUsageCertSign,
+	}
+	caDER, err := x509.CreateCertificate(rand.Reader, caTmpl, caTmpl, &caKey.PublicKey, caKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ca, _ := x509.ParseCertificate(caDER)
+	csrs := client.CertificatesV1().CertificateSigningRequests()
+	w, err := csrs.Watch(ctx, metav1.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		defer w.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case ev, ok := <-w.ResultChan():
+				if !ok {
+					return
+				}
+				if ev.Type != watch.Added {
+					continue
+				}
+				req := ev.Object.(*certificatesv1.CertificateSigningRequest).DeepCopy()
+				if deny {
+					req.Status.Conditions = []certificatesv1.CertificateSigningRequestCondition{{
+						Type: certificatesv1.CertificateDenied, Status: corev1.ConditionTrue, Reason: "NotAllowed", Message: "go away",
+					}}
+				} else {
+					block, _ := pem.Decode(req.Spec.Request)
+					parsed, err := x509.ParseCertificateRequest(block.Bytes)
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					leafTmpl := &x509.Certificate{
+						SerialNumber: big.NewInt(2), Subject: parsed.Subject, DNSNames: parsed.DNSNames,
+						NotBefore: time.Now().Add(-time.Minute), NotAfter: time.Now().Add(time.Hour),
+						ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth},
+					}
+					der, err := x509.CreateCertificate(rand.Reader, leafTmpl, ca, parsed.PublicKey, caKey)
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					req.Status.Conditions = []certificatesv1.CertificateSigningRequestCondition{{
+						Type: certificatesv1.CertificateApproved, Status: corev1.ConditionTrue, Reason: "AutoApproved",
+					}}
+					req.Status.Certificate = pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})
+				}
+				if _, err := csrs.UpdateStatus(ctx, req, metav1.UpdateOptions{}); err != nil {
+					t.Error(err)
+				}
+			}
+		}
+	}()
+}
+
+func TestRequestAndWaitForCertificate(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	client := fake.NewClientset()
+	signer(t, ctx, client, false)
+
+	key := newKey(t)
+	lifetime := 90 * time.Minute
+	usages := []certificatesv1.KeyUsage{certificatesv1.UsageDigitalSignature, certificatesv1.UsageClientAuth}
+	name, uid, err := RequestCertificateWithContext(ctx, client, makeCSR(t, key, "system:node:n1"), "", certificatesv1.KubeAPIServerClientKubeletSignerName, &lifetime, usages, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(name, "csr-") {
+		t.Errorf("generated name %q lacks the csr- prefix", name)
+	}
+	stored, err := client.CertificatesV1().CertificateSigningRequests().Get(ctx, name, metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stored.Spec.ExpirationSeconds == nil || *stored.Spec.ExpirationSeconds != 5400 || stored.Spec.SignerName != certificatesv1.KubeAPIServerClientKubeletSignerName {
+		t.Errorf("unexpected spec %+v", stored.Spec)
+	}
+
+	certPEM, err := WaitForCertificate(ctx, client, name, uid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	certs, err := cert.ParseCertsPEM(certPEM)
+	if err != nil || certs[0].Subject.CommonName != "system:node:n1" {
+		t.Fatalf("issued certificate %v, %v", certs, err)
+	}
+}
+
+func TestWaitForCertificateDenied(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	client := fake.NewClientset()
+	signer(t, ctx, client, true)
+	key := newKey(t)
+	name, uid, err := RequestCertificate(client, makeCSR(t, key, "x"), "named", "example.com/signer", nil, nil, key)
+	if err != nil || name != "named" {
+		t.Fatal(name, err)
+	}
+	_, err = WaitForCertificate(ctx, client, name, uid)
+	if err == nil || !strings.Contains(err.Error(), "denied, reason: NotAllowed, message: go away") {
+		t.Fatalf("error = %v", err)
+	}
+}
+
+func TestWaitForCertificateTimeout(t *testing.T) {
+	client := fake.NewClientset()
+	key := newKey(t)
+	name, uid, err := RequestCertificate(client, makeCSR(t, key, "x"), "pending", "example.com/signer", nil, nil, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	if _, err := WaitForCertificate(ctx, client, name, uid); err == nil || !strings.Contains(err.Error(), "timed out") {
+		t.Fatalf("error = %v", err)
+	}
+	if _, err := WaitForCertificate(context.Background(), client, name, "other-uid"); err == nil || !strings.Contains(err.Error(), "changed UIDs") {
+		t.Fatalf("error = %v", err)
+	}
+}
+
+func TestRequestCertificateReusesCompatibleRequest(t *testing.T) {
+	client := fake.NewClientset()
+	key := newKey(t)
+	csrPEM := makeCSR(t, key, "reuse")
+	usages := []certificatesv1.KeyUsage{certificatesv1.UsageClientAuth}
+	name1, uid1, err := RequestCertificate(client, csrPEM, "fixed", "example.com/signer", nil, usages, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	name2, uid2, err := RequestCertificate(client, csrPEM, "fixed", "example.com/signer", nil, usages, key)
+	if err != nil || name1 != name2 || uid1 != uid2 {
+		t.Fatalf("second request: %s %s %v (first %s %s)", name2, uid2, err, name1, uid1)
+	}
+
+	cases := []struct {
+		name   string
+		csr    []byte
+		signer string
+		usages []certificatesv1.KeyUsage
+		key    interface{}
+		want   string
+	}{
+		{"other key", csrPEM, "example.com/signer", usages, newKey(t), "different public key"},
+		{"other subject", makeCSR(t, key, "someone-else"), "example.com/signer", usages, key, "subject"},
+		{"other signer", csrPEM, "example.com/other", usages, key, "signer"},
+		{"other usages", csrPEM, "example.com/signer", []certificatesv1.KeyUsage{certificatesv1.UsageServerAuth}, key, "usages"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, err := RequestCertificate(client, tc.csr, "fixed", tc.signer, nil, tc.usages, tc.key)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error = %v, want it to mention %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestExpirationSecondsConversion(t *testing.T) {
+	if got := *DurationToExpirationSeconds(time.Hour + 500*time.Millisecond); got != 3600 {
+		t.Errorf("DurationToExpirationSeconds = %d", got)
+	}
+	if got := ExpirationSecondsToDuration(600); got != 10*time.Minute {
+		t.Errorf("ExpirationSecondsToDuration = %v", got)
+	}
+}

@@ -1,0 +1,4 @@
+// Package csr requests certificates from the cluster: it files a
+// certificates.k8s.io/v1 CertificateSigningRequest for a PEM encoded
+// certificate request and waits for a signer to issue the certificate.
+package csr
