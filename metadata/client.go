@@ -1,0 +1,77 @@
+package metadata
+
+import (
+	"net/http"
+
+	metainternalversionscheme "k8s.io/apimachinery/pkg/apis/meta/internalversion/scheme"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/kubeclient/client-go/rest"
+)
+
+// unusedAPIPath is the API path of the underlying RESTClient. Every request
+// of this package sets an absolute path, so a URL containing it is a bug.
+const unusedAPIPath = "/metadata-client-requests-use-absolute-paths"
+
+// Client reads object metadata from any resource of an API server, as
+// PartialObjectMetadata. It is safe for concurrent use.
+type Client struct {
+	client *rest.RESTClient
+}
+
+var _ Interface = &Client{}
+
+// ConfigFor returns a copy of inConfig set up for the metadata client:
+// protobuf preferred and JSON accepted, the meta.k8s.io serializers, and the
+// default user agent when none is set.
+func ConfigFor(inConfig *rest.Config) *rest.Config {
+	config := rest.CopyConfig(inConfig)
+	config.AcceptContentTypes = "application/vnd.kubernetes.protobuf,application/json"
+	config.ContentType = "application/vnd.kubernetes.protobuf"
+	config.NegotiatedSerializer = metainternalversionscheme.Codecs.WithoutConversion()
+	if config.UserAgent == "" {
+		config.UserAgent = rest.DefaultKubernetesUserAgent()
+	}
+	return config
+}
+
+// NewForConfig returns a metadata client for inConfig, with an HTTP client
+// built by rest.HTTPClientFor from the same configuration.
+func NewForConfig(inConfig *rest.Config) (Interface, error) {
+	config := ConfigFor(inConfig)
+	httpClient, err := rest.HTTPClientFor(config)
+	if err != nil {
+		return nil, err
+	}
+	return NewForConfigAndClient(config, httpClient)
+}
+
+// NewForConfigAndClient returns a metadata client for inConfig that sends
+// its requests with h, whose transport wins over that of inConfig.
+func NewForConfigAndClient(inConfig *rest.Config, h *http.Client) (Interface, error) {
+	config := ConfigFor(inConfig)
+	// The empty group version makes options encode as plain "v1" parameters.
+	config.GroupVersion = &schema.GroupVersion{}
+	config.APIPath = unusedAPIPath
+	restClient, err := rest.RESTClientForConfigAndClient(config, h)
+	if err != nil {
+		return nil, err
+	}
+	return &Client{client: restClient}, nil
+}
+
+// NewForConfigOrDie is NewForConfig for configurations known to be valid:
+// it panics on error.
+func NewForConfigOrDie(c *rest.Config) Interface {
+	client, err := NewForConfig(c)
+	if err != nil {
+		panic(err)
+	}
+	return client
+}
+
+// Resource returns a metadata client for resource, at cluster scope until
+// narrowed with Namespace.
+func (c *Client) Resource(resource schema.GroupVersionResource) Getter {
+	return &resourceClient{client: c.client, resource: resource}
+}

@@ -1,0 +1,7 @@
+// Package metadatalister reads object metadata (metav1.PartialObjectMetadata)
+// out of an informer's cache.Indexer, by label selector or by name,
+// cluster-wide or per namespace.
+//
+// Objects returned by a lister are the cache's own: callers must not modify
+// them (copy with DeepCopy first).
+package metadatalister
