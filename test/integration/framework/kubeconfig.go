@@ -1,0 +1,32 @@
+package framework
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+)
+
+// writeKubeconfig writes a kubeconfig with one cluster, one user
+// authenticating with a bearer token, and a current context joining them.
+func writeKubeconfig(path, host, caFile, user, token string) error {
+	q := strconv.Quote
+	content := fmt.Sprintf(`apiVersion: v1
+kind: Config
+clusters:
+- name: integration
+  cluster:
+    server: %s
+    certificate-authority: %s
+users:
+- name: %s
+  user:
+    token: %s
+contexts:
+- name: integration
+  context:
+    cluster: integration
+    user: %s
+current-context: integration
+`, q(host), q(caFile), q(user), q(token), q(user))
+	return os.WriteFile(path, []byte(content), 0o600)
+}
