@@ -30,3 +30,24 @@ if [ "$status" -ne 0 ]; then
   exit 1
 fi
 echo "generated code is up to date"
+
+# --- examples/crd: the generator run on a user's own CRD types -------------
+# Regenerates examples/crd into a temporary tree (generated/ and the deepcopy
+# file of apis/stable/v1) and diffs it against the checkout.
+crdtmp="$(mktemp -d)"
+trap 'rm -rf "$tmp" "$crdtmp"' EXIT
+"$root/examples/crd/hack/update-codegen.sh" "$crdtmp/generated"
+crdstatus=0
+if ! diff -r -q "$root/examples/crd/generated" "$crdtmp/generated" >/dev/null 2>&1; then
+  crdstatus=1
+  diff -r -q "$root/examples/crd/generated" "$crdtmp/generated" 2>&1 | sed "s|$crdtmp/|generated: |g; s|$root/examples/crd/|checked in: |g" >&2 || true
+fi
+if ! diff -q "$root/examples/crd/apis/stable/v1/zz_generated.deepcopy.go" "$crdtmp/apis/stable/v1/zz_generated.deepcopy.go" >/dev/null 2>&1; then
+  crdstatus=1
+  echo "examples/crd/apis/stable/v1/zz_generated.deepcopy.go differs" >&2
+fi
+if [ "$crdstatus" -ne 0 ]; then
+  echo "examples/crd generated code is out of date: run examples/crd/hack/update-codegen.sh" >&2
+  exit 1
+fi
+echo "examples/crd generated code is up to date"

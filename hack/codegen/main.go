@@ -23,6 +23,7 @@ import (
 	"github.com/kubeclient/client-go/hack/codegen/internal/applygen"
 	"github.com/kubeclient/client-go/hack/codegen/internal/clientgen"
 	"github.com/kubeclient/client-go/hack/codegen/internal/clientsetgen"
+	"github.com/kubeclient/client-go/hack/codegen/internal/deepcopygen"
 	"github.com/kubeclient/client-go/hack/codegen/internal/fakegen"
 	"github.com/kubeclient/client-go/hack/codegen/internal/gofile"
 	"github.com/kubeclient/client-go/hack/codegen/internal/informergen"
@@ -45,6 +46,7 @@ func main() {
 		protobuf    = flag.Bool("prefer-protobuf", true, "clients ask for protobuf when the content type is unset (built-in types)")
 		clean       = flag.Bool("clean", false, "remove stale generated files from the output packages")
 		verbose     = flag.Bool("v", false, "print timings")
+		deepcopy    = flag.Bool("deepcopy", false, "also write zz_generated.deepcopy.go into input packages tagged +k8s:deepcopy-gen=package")
 	)
 	flag.Parse()
 	pkgs := splitList(*inputs)
@@ -93,6 +95,11 @@ func main() {
 	}
 	if err := informergen.Generate(u, l, out); err != nil {
 		fail(err)
+	}
+	if *deepcopy {
+		if err := deepcopygen.Generate(u, l, out); err != nil {
+			fail(err)
+		}
 	}
 	if *verbose {
 		fmt.Fprintf(os.Stderr, "generated %d files in %v\n", len(out.Paths()), time.Since(start))

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Regenerates the example CRD client of examples/crd with the project's code
+# generator: deepcopy functions next to the API types (apis/stable/v1) and
+# the clientset, fake clientset, listers, informers and apply configurations
+# under generated/, speaking JSON.
+# Usage: examples/crd/hack/update-codegen.sh [output-dir]
+#   output-dir stands for examples/crd/generated (default); the deepcopy file
+#   is written to output-dir/../apis/stable/v1.
+set -euo pipefail
+crd="$(cd "$(dirname "$0")/.." && pwd)"
+root="$(cd "$crd/../.." && pwd)"
+out="${1:-$crd/generated}"
+cd "$root"
+go run ./hack/codegen \
+  -go-list-dir "$root" \
+  -output-dir "$out" \
+  -module github.com/kubeclient/client-go/examples/crd/generated \
+  -runtime github.com/kubeclient/client-go \
+  -clientset clientset/versioned \
+  -applyconfigurations applyconfiguration \
+  -inputs github.com/kubeclient/client-go/examples/crd/apis/stable/v1 \
+  -prefer-protobuf=false \
+  -deepcopy \
+  -clean
