@@ -47,16 +47,41 @@ func TestParallelizeUntilRunsEveryPieceOnce(t *testing.T) {
 }
 
 func TestParallelizeUntilStopsOnCancel(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	var ran atomic.Int32
-	ParallelizeUntil(ctx, 2, 1000, func(p int) {
-		if ran.Add(1) == 10 {
-			cancel()
-		}
-	})
-	// Each of the 2 workers may finish the piece it was running.
-	if n := ran.Load(); n < 10 || n > 11 {
-		t.Fatalf("%d pieces ran; cancellation after the 10th should stop the rest", n)
+	tests := []struct {
+		name    string
+		workers int
+	}{
+		{"one worker", 1},
+		{"two workers", 2},
+		{"eight workers", 8},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			var ran, startedAfterCancel atomic.Int32
+			var cancelled atomic.Bool
+			ParallelizeUntil(ctx, tt.workers, 1000, func(p int) {
+				if cancelled.Load() {
+					startedAfterCancel.Add(1)
+				}
+				if ran.Add(1) == 10 {
+					cancel()
+					cancelled.Store(true)
+				}
+			})
+			// Other workers keep going until cancel has returned, so the total
+			// is not exact; but once it has, each worker may at most be past
+			// its check of the context with one piece.
+			if n := startedAfterCancel.Load(); n > int32(tt.workers-1) {
+				t.Errorf("%d pieces started after cancel returned; want at most %d", n, tt.workers-1)
+			}
+			if n := ran.Load(); n < 10 || n == 1000 {
+				t.Errorf("%d pieces ran; want cancellation after the 10th to stop the rest", n)
+			}
+			if tt.workers == 1 && ran.Load() != 10 {
+				t.Errorf("one worker ran %d pieces; want exactly 10", ran.Load())
+			}
+		})
 	}
 }
 
