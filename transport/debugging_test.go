@@ -104,7 +104,8 @@ func TestDebuggingRoundTripperLevels(t *testing.T) {
 		{
 			name:   "fixed curl command",
 			levels: []DebugLevel{DebugCurlCommand},
-			want:   []string{`curl -v -XGET  -H "Accept: application/json"`},
+			// Headers come in the request's map order, so each is checked alone.
+			want: []string{`curl -v -XGET  -H `, `-H "Accept: application/json"`, `-H "Authorization: Bearer <masked>"`},
 		},
 		{
 			name:    "no levels logs nothing",
