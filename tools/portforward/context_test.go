@@ -2,6 +2,7 @@ package portforward
 
 import (
 	"context"
+	"github.com/kubeclient/client-go/internal/streamadapt"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -22,7 +23,7 @@ func TestContextStopsForwarding(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	ready := make(chan struct{})
-	pf, err := NewOnAddressesForStreamingWithContext(ctx, dialerToStreaming(spdyDialer(t, srv.URL)), []string{"localhost"}, []string{"0:7000"}, ready, nil, nil)
+	pf, err := NewOnAddressesForStreamingWithContext(ctx, streamadapt.DialerToStreaming(spdyDialer(t, srv.URL)), []string{"localhost"}, []string{"0:7000"}, ready, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/kubeclient/client-go/internal/streamadapt"
 	"io"
 	"net"
 	"net/http"
@@ -137,7 +138,7 @@ func New(dialer httpstream.Dialer, ports []string, stopChan <-chan struct{}, rea
 
 // NewForStreaming is New for a k8s.io/streaming dialer.
 func NewForStreaming(dialer streamhttp.Dialer, ports []string, stopChan <-chan struct{}, readyChan chan struct{}, out, errOut io.Writer) (*PortForwarder, error) {
-	return New(dialerFromStreaming(dialer), ports, stopChan, readyChan, out, errOut)
+	return New(streamadapt.DialerFromStreaming(dialer), ports, stopChan, readyChan, out, errOut)
 }
 
 // NewOnAddresses creates a PortForwarder listening on addresses; forwarding
@@ -173,7 +174,7 @@ func NewOnAddresses(dialer httpstream.Dialer, addresses []string, ports []string
 
 // NewOnAddressesForStreaming is NewOnAddresses for a k8s.io/streaming dialer.
 func NewOnAddressesForStreaming(dialer streamhttp.Dialer, addresses []string, ports []string, stopChan <-chan struct{}, readyChan chan struct{}, out, errOut io.Writer) (*PortForwarder, error) {
-	return NewOnAddresses(dialerFromStreaming(dialer), addresses, ports, stopChan, readyChan, out, errOut)
+	return NewOnAddresses(streamadapt.DialerFromStreaming(dialer), addresses, ports, stopChan, readyChan, out, errOut)
 }
 
 // NewOnAddressesWithContext is NewOnAddresses stopping when ctx is done.
@@ -184,7 +185,7 @@ func NewOnAddressesWithContext(ctx context.Context, dialer httpstream.Dialer, ad
 // NewOnAddressesForStreamingWithContext is NewOnAddressesWithContext for a
 // k8s.io/streaming dialer.
 func NewOnAddressesForStreamingWithContext(ctx context.Context, dialer streamhttp.Dialer, addresses []string, ports []string, readyChan chan struct{}, out, errOut io.Writer) (*PortForwarder, error) {
-	return NewOnAddressesWithContext(ctx, dialerFromStreaming(dialer), addresses, ports, readyChan, out, errOut)
+	return NewOnAddressesWithContext(ctx, streamadapt.DialerFromStreaming(dialer), addresses, ports, readyChan, out, errOut)
 }
 
 // ForwardPorts dials the pod, listens on every requested port and forwards

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/kubeclient/client-go/internal/streamadapt"
 	"io"
 	"net"
 	"net/http"
@@ -300,7 +301,7 @@ func TestFallbackDialer(t *testing.T) {
 			if !errors.Is(err, tt.wantErr) || got != tt.want {
 				t.Errorf("Dial = %q, %v; want %q, %v", got, err, tt.want, tt.wantErr)
 			}
-			_, got, err = NewFallbackDialerForStreaming(dialerToStreaming(primary), dialerToStreaming(secondary), httpstream.IsUpgradeFailure).Dial(PortForwardProtocolV1Name)
+			_, got, err = NewFallbackDialerForStreaming(streamadapt.DialerToStreaming(primary), streamadapt.DialerToStreaming(secondary), httpstream.IsUpgradeFailure).Dial(PortForwardProtocolV1Name)
 			if !errors.Is(err, tt.wantErr) || got != tt.want {
 				t.Errorf("streaming Dial = %q, %v; want %q, %v", got, err, tt.want, tt.wantErr)
 			}

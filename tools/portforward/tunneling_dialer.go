@@ -3,6 +3,7 @@ package portforward
 import (
 	"errors"
 	"fmt"
+	"github.com/kubeclient/client-go/internal/streamadapt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -62,7 +63,7 @@ func NewSPDYOverWebsocketDialerForStreamingWithLogger(logger klog.Logger, url *u
 	if err != nil {
 		return nil, err
 	}
-	return dialerToStreaming(d), nil
+	return streamadapt.DialerToStreaming(d), nil
 }
 
 // Dial offers each protocol with the SPDY tunneling prefix, and returns a

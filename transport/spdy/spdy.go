@@ -2,6 +2,7 @@ package spdy
 
 import (
 	"fmt"
+	"github.com/kubeclient/client-go/internal/streamadapt"
 	"net/http"
 	"net/url"
 	"time"
@@ -67,7 +68,7 @@ func (u streamingUpgrader) NewConnection(resp *http.Response) (httpstream.Connec
 	if err != nil {
 		return nil, err
 	}
-	return fromStreaming(c), nil
+	return streamadapt.FromStreaming(c), nil
 }
 
 // dialer implements httpstream.Dialer by issuing one upgrade request.
@@ -111,7 +112,7 @@ func (s streamingDialer) Dial(protocols ...string) (streamhttp.Connection, strin
 	if err != nil {
 		return nil, "", err
 	}
-	return asStreaming(c), p, nil
+	return streamadapt.AsStreaming(c), p, nil
 }
 
 // Negotiate sends req through client offering protocols in the
@@ -143,5 +144,5 @@ func NegotiateStreaming(upgrader Upgrader, client *http.Client, req *http.Reques
 	if err != nil {
 		return nil, "", err
 	}
-	return asStreaming(c), p, nil
+	return streamadapt.AsStreaming(c), p, nil
 }

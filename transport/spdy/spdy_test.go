@@ -2,6 +2,7 @@ package spdy
 
 import (
 	"encoding/json"
+	"github.com/kubeclient/client-go/internal/streamadapt"
 	"io"
 	"net"
 	"net/http"
@@ -144,7 +145,7 @@ func TestStreamingVariants(t *testing.T) {
 	if protocol != "portforward.k8s.io" {
 		t.Errorf("protocol = %q", protocol)
 	}
-	roundTrip(t, fromStreaming(sconn))
+	roundTrip(t, streamadapt.FromStreaming(sconn))
 	sconn.Close() //nolint:errcheck
 
 	req, _ := http.NewRequest(http.MethodPost, srv.URL, nil)
@@ -152,7 +153,7 @@ func TestStreamingVariants(t *testing.T) {
 	if err != nil {
 		t.Fatalf("NegotiateStreaming: %v", err)
 	}
-	roundTrip(t, fromStreaming(sconn))
+	roundTrip(t, streamadapt.FromStreaming(sconn))
 	sconn.Close() //nolint:errcheck
 }
 

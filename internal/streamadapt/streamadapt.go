@@ -1,4 +1,7 @@
-package portforward
+// Package streamadapt converts between the structurally identical httpstream
+// interfaces of k8s.io/apimachinery and k8s.io/streaming, for transport/spdy and
+// tools/portforward, whose exported APIs use both.
+package streamadapt
 
 import (
 	"net/http"
@@ -52,7 +55,9 @@ func (c fromStreamingConnection) RemoveStreams(streams ...httpstream.Stream) {
 
 func (c fromStreamingConnection) SetIdleTimeout(d time.Duration) { c.Connection.SetIdleTimeout(d) }
 
-func asStreaming(c httpstream.Connection) streamhttp.Connection {
+// AsStreaming presents an apimachinery connection as a k8s.io/streaming one,
+// unwrapping a connection that was converted the other way.
+func AsStreaming(c httpstream.Connection) streamhttp.Connection {
 	if c == nil {
 		return nil
 	}
@@ -62,7 +67,9 @@ func asStreaming(c httpstream.Connection) streamhttp.Connection {
 	return toStreamingConnection{c}
 }
 
-func fromStreaming(c streamhttp.Connection) httpstream.Connection {
+// FromStreaming presents a k8s.io/streaming connection as an apimachinery
+// one, unwrapping a connection that was converted the other way.
+func FromStreaming(c streamhttp.Connection) httpstream.Connection {
 	if c == nil {
 		return nil
 	}
@@ -81,7 +88,7 @@ func (a streamingDialerAdapter) Dial(protocols ...string) (httpstream.Connection
 	if err != nil {
 		return nil, "", err
 	}
-	return fromStreaming(c), p, nil
+	return FromStreaming(c), p, nil
 }
 
 // apimachineryDialerAdapter presents an apimachinery dialer as a
@@ -93,10 +100,11 @@ func (a apimachineryDialerAdapter) Dial(protocols ...string) (streamhttp.Connect
 	if err != nil {
 		return nil, "", err
 	}
-	return asStreaming(c), p, nil
+	return AsStreaming(c), p, nil
 }
 
-func dialerFromStreaming(d streamhttp.Dialer) httpstream.Dialer {
+// DialerFromStreaming presents a k8s.io/streaming dialer as an apimachinery one.
+func DialerFromStreaming(d streamhttp.Dialer) httpstream.Dialer {
 	if d == nil {
 		return nil
 	}
@@ -106,7 +114,8 @@ func dialerFromStreaming(d streamhttp.Dialer) httpstream.Dialer {
 	return streamingDialerAdapter{d}
 }
 
-func dialerToStreaming(d httpstream.Dialer) streamhttp.Dialer {
+// DialerToStreaming presents an apimachinery dialer as a k8s.io/streaming one.
+func DialerToStreaming(d httpstream.Dialer) streamhttp.Dialer {
 	if d == nil {
 		return nil
 	}
