@@ -63,8 +63,15 @@ type ControlPlane struct {
 
 	removeDir bool
 	etcd      *process
-	apiserver *process
 	stopOnce  sync.Once
+
+	// mu guards apiserver, which RestartAPIServer replaces.
+	mu            sync.Mutex
+	apiserver     *process
+	apiserverBin  string
+	apiserverArgs []string
+	apiserverLog  string
+	readyTimeout  time.Duration
 }
 
 // Start launches etcd and kube-apiserver and returns once /readyz answers
@@ -98,7 +105,7 @@ func Start(ctx context.Context, opts Options) (*ControlPlane, error) {
 var errPortTaken = errors.New("a port picked for the control plane was taken")
 
 func startOnce(ctx context.Context, opts Options) (_ *ControlPlane, err error) {
-	cp := &ControlPlane{Dir: opts.Dir}
+	cp := &ControlPlane{Dir: opts.Dir, readyTimeout: opts.ReadyTimeout}
 	if cp.Dir == "" {
 		dir, err := os.MkdirTemp("", "kubeclient-integration-")
 		if err != nil {
@@ -167,9 +174,10 @@ func startOnce(ctx context.Context, opts Options) (_ *ControlPlane, err error) {
 		"--disable-admission-plugins=ServiceAccount",
 		"--endpoint-reconciler-type=none",
 	}
-	args = append(args, opts.ExtraAPIServerArgs...)
-	cp.apiserver, err = startProcess("kube-apiserver", filepath.Join(opts.BinariesDir, "kube-apiserver"), args,
-		filepath.Join(cp.Dir, "kube-apiserver.log"))
+	cp.apiserverArgs = append(args, opts.ExtraAPIServerArgs...)
+	cp.apiserverBin = filepath.Join(opts.BinariesDir, "kube-apiserver")
+	cp.apiserverLog = filepath.Join(cp.Dir, "kube-apiserver.log")
+	cp.apiserver, err = startProcess("kube-apiserver", cp.apiserverBin, cp.apiserverArgs, cp.apiserverLog)
 	if err != nil {
 		return nil, err
 	}
@@ -197,7 +205,7 @@ func (cp *ControlPlane) waitReady(ctx context.Context, timeout time.Duration) er
 	defer tick.Stop()
 	lastStatus := "no answer yet"
 	for {
-		for _, p := range []*process{cp.etcd, cp.apiserver} {
+		for _, p := range cp.processes() {
 			if p.exited() {
 				logTail := p.logTail(30)
 				err := fmt.Errorf("%s exited while starting (%v); last log lines:\n%s", p.name, p.err, logTail)
@@ -221,7 +229,7 @@ func (cp *ControlPlane) waitReady(ctx context.Context, timeout time.Duration) er
 		select {
 		case <-ctx.Done():
 			return fmt.Errorf("kube-apiserver not ready after %v (last /readyz: %s); last log lines:\n%s",
-				timeout, lastStatus, cp.apiserver.logTail(30))
+				timeout, lastStatus, cp.apiServerProcess().logTail(30))
 		case <-tick.C:
 		}
 	}
@@ -261,8 +269,8 @@ func freePorts(n int) ([]int, error) {
 // goroutines.
 func (cp *ControlPlane) Stop() {
 	cp.stopOnce.Do(func() {
-		if cp.apiserver != nil {
-			cp.apiserver.stop(10 * time.Second)
+		if p := cp.apiServerProcess(); p != nil {
+			p.stop(10 * time.Second)
 		}
 		if cp.etcd != nil {
 			cp.etcd.stop(5 * time.Second)
@@ -276,7 +284,7 @@ func (cp *ControlPlane) Stop() {
 // LogTail returns the last n lines of both servers' logs.
 func (cp *ControlPlane) LogTail(n int) string {
 	var b strings.Builder
-	for _, p := range []*process{cp.apiserver, cp.etcd} {
+	for _, p := range []*process{cp.apiServerProcess(), cp.etcd} {
 		if p == nil {
 			continue
 		}
@@ -312,4 +320,48 @@ func (cp *ControlPlane) TokenConfig(token string) *rest.Config {
 	cfg := cp.AnonymousConfig()
 	cfg.BearerToken = token
 	return cfg
+}
+
+// apiServerProcess returns the kube-apiserver process running now.
+func (cp *ControlPlane) apiServerProcess() *process {
+	cp.mu.Lock()
+	defer cp.mu.Unlock()
+	return cp.apiserver
+}
+
+// processes returns etcd and the current kube-apiserver.
+func (cp *ControlPlane) processes() []*process {
+	return []*process{cp.etcd, cp.apiServerProcess()}
+}
+
+// StopAPIServer stops kube-apiserver (SIGTERM, then SIGKILL after ten
+// seconds) and leaves etcd running; clients see connection refused until
+// StartAPIServer. Watches open at that moment end.
+func (cp *ControlPlane) StopAPIServer() {
+	if p := cp.apiServerProcess(); p != nil {
+		p.stop(10 * time.Second)
+	}
+}
+
+// StartAPIServer starts kube-apiserver again on the same port, with the same
+// flags and data, after StopAPIServer, and waits for /readyz.
+func (cp *ControlPlane) StartAPIServer(ctx context.Context) error {
+	if p := cp.apiServerProcess(); p != nil && !p.exited() {
+		return errors.New("kube-apiserver is still running")
+	}
+	p, err := startProcess("kube-apiserver", cp.apiserverBin, cp.apiserverArgs, cp.apiserverLog)
+	if err != nil {
+		return err
+	}
+	cp.mu.Lock()
+	cp.apiserver = p
+	cp.mu.Unlock()
+	return cp.waitReady(ctx, cp.readyTimeout)
+}
+
+// RestartAPIServer stops kube-apiserver and starts it again on the same
+// port; see StopAPIServer and StartAPIServer.
+func (cp *ControlPlane) RestartAPIServer(ctx context.Context) error {
+	cp.StopAPIServer()
+	return cp.StartAPIServer(ctx)
 }

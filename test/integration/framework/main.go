@@ -18,15 +18,21 @@ import (
 // When the binary was started as the exec credential plugin of
 // ExecPluginConfig, RunMain plays that part instead and exits.
 func RunMain(m *testing.M, cp **ControlPlane) {
+	RunMainWithOptions(m, cp, Options{})
+}
+
+// RunMainWithOptions is RunMain with a control plane started with opts
+// (extra kube-apiserver flags, for example).
+func RunMainWithOptions(m *testing.M, cp **ControlPlane, opts Options) {
 	if os.Getenv(execPluginTokenEnv) != "" {
 		os.Exit(runExecPlugin())
 	}
-	os.Exit(runMain(m, cp))
+	os.Exit(runMain(m, cp, opts))
 }
 
-func runMain(m *testing.M, out **ControlPlane) int {
+func runMain(m *testing.M, out **ControlPlane, opts Options) int {
 	started := time.Now()
-	cp, err := Start(context.Background(), Options{})
+	cp, err := Start(context.Background(), opts)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "integration: starting the control plane: %v\n", err)
 		return 1
