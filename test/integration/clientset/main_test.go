@@ -1,6 +1,7 @@
 // Package clientset tests the generated typed clientset (package
 // kubernetes) against a real kube-apiserver: CRUD, the status subresource,
-// the three patch types, server-side apply, DeleteCollection and dry run.
+// the three patch types, server-side apply, DeleteCollection and dry run,
+// in JSON and, where the test runs per wire format, in protobuf.
 package clientset
 
 import (
@@ -16,7 +17,21 @@ func TestMain(m *testing.M) { framework.RunMain(m, &controlPlane) }
 
 func newClientset(t *testing.T) *kubernetes.Clientset {
 	t.Helper()
-	cs, err := kubernetes.NewForConfig(controlPlane.AdminConfig())
+	return newClientsetFor(t, framework.ContentTypeJSON)
+}
+
+// newClientsetFor returns an admin clientset that sends and accepts
+// contentType; when t ends, it fails t if any body went either way in
+// another format.
+func newClientsetFor(t *testing.T, contentType string) *kubernetes.Clientset {
+	t.Helper()
+	cfg := controlPlane.AdminConfig()
+	cfg.ContentType = contentType
+	cfg.AcceptContentTypes = contentType
+	var wire framework.WireLog
+	wire.Attach(cfg)
+	t.Cleanup(func() { wire.Check(t, contentType) })
+	cs, err := kubernetes.NewForConfig(cfg)
 	if err != nil {
 		t.Fatalf("NewForConfig: %v", err)
 	}

@@ -18,9 +18,15 @@ import (
 )
 
 func TestTypedConfigMapCRUD(t *testing.T) {
+	for _, contentType := range framework.ContentTypes {
+		t.Run(contentType, func(t *testing.T) { testTypedConfigMapCRUD(t, contentType) })
+	}
+}
+
+func testTypedConfigMapCRUD(t *testing.T, contentType string) {
 	ctx := context.Background()
 	ns := framework.CreateNamespace(t, controlPlane, "typed")
-	configMaps := newClientset(t).CoreV1().ConfigMaps(ns)
+	configMaps := newClientsetFor(t, contentType).CoreV1().ConfigMaps(ns)
 
 	created, err := configMaps.Create(ctx, &corev1.ConfigMap{
 		ObjectMeta: metav1.ObjectMeta{Name: "typed", Labels: map[string]string{"k": "v"}},
@@ -74,9 +80,15 @@ func deployment(name string, replicas int32, containers ...string) *appsv1.Deplo
 }
 
 func TestStatusSubresource(t *testing.T) {
+	for _, contentType := range framework.ContentTypes {
+		t.Run(contentType, func(t *testing.T) { testStatusSubresource(t, contentType) })
+	}
+}
+
+func testStatusSubresource(t *testing.T, contentType string) {
 	ctx := context.Background()
 	ns := framework.CreateNamespace(t, controlPlane, "status")
-	deployments := newClientset(t).AppsV1().Deployments(ns)
+	deployments := newClientsetFor(t, contentType).AppsV1().Deployments(ns)
 	d, err := deployments.Create(ctx, deployment("web", 2, "nginx"), metav1.CreateOptions{})
 	if err != nil {
 		t.Fatalf("Create: %v", err)
