@@ -106,33 +106,3 @@ func TestWatchFromResourceVersion(t *testing.T) {
 		})
 	}
 }
-
-func TestWatchTooOldResourceVersion(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	ns := framework.CreateNamespace(t, controlPlane, "watch-old")
-	client := framework.RESTClientFor(t, controlPlane.AdminConfig(), corev1.SchemeGroupVersion, framework.ContentTypeJSON)
-	// resourceVersion 1 is older than anything etcd kept after startup
-	// compaction; the server answers with an ERROR event carrying 410 Gone
-	// or with a plain Expired error.
-	w, err := client.Get().Namespace(ns).Resource("configmaps").
-		VersionedParams(&metav1.ListOptions{Watch: true, ResourceVersion: "1"}, scheme.ParameterCodec).
-		Watch(ctx)
-	if err != nil {
-		t.Skipf("watch from rv 1 refused outright: %v", err)
-	}
-	defer w.Stop()
-	select {
-	case ev := <-w.ResultChan():
-		if ev.Type != watch.Error {
-			// The watch cache may still hold rv 1; nothing to assert then.
-			t.Skipf("watch from rv 1 accepted (first event %s)", ev.Type)
-		}
-		status, ok := ev.Object.(*metav1.Status)
-		if !ok || (status.Code != 410 && status.Reason != metav1.StatusReasonExpired && status.Reason != metav1.StatusReasonGone) {
-			t.Errorf("error event %#v, want a 410 Status", ev.Object)
-		}
-	case <-time.After(5 * time.Second):
-		t.Skip("no event within 5s for rv 1 (history still available)")
-	}
-}
