@@ -26,9 +26,10 @@ func NewFileClient(path string) openapi.Client {
 	return &fileClient{files: os.DirFS(path)}
 }
 
-// NewEmbeddedFileClient returns an openapi.Client serving the small set of
-// documents embedded in this package: core v1, apps/v1 and batch/v1, each
-// with a handful of schemas.
+// NewEmbeddedFileClient returns an openapi.Client serving the documents
+// embedded in this package: api/v1, apis/apps/v1, apis/batch/v1,
+// apis/discovery.k8s.io/v1 and apis/networking.k8s.io/v1alpha1, as a real
+// kube-apiserver serves them (hack/update-openapi-testdata.sh writes them).
 func NewEmbeddedFileClient() openapi.Client {
 	docs, err := fs.Sub(embeddedDocs, "testdata")
 	if err != nil {

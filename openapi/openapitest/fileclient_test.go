@@ -27,7 +27,7 @@ func TestEmbeddedFileClient(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Paths: %v", err)
 	}
-	if got, want := sortedKeys(paths), []string{"api/v1", "apis/apps/v1", "apis/batch/v1"}; !slices.Equal(got, want) {
+	if got, want := sortedKeys(paths), []string{"api/v1", "apis/apps/v1", "apis/batch/v1", "apis/discovery.k8s.io/v1", "apis/networking.k8s.io/v1alpha1"}; !slices.Equal(got, want) {
 		t.Fatalf("paths = %q, want %q", got, want)
 	}
 	for path, gv := range paths {
