@@ -122,6 +122,11 @@ func (le *LeaderElector) acquire(ctx context.Context) bool {
 		}
 		logger.V(4).Info("Failed to acquire lease", "lock", desc)
 		wait := le.config.RetryPeriod + time.Duration(rand.Float64()*JitterFactor*float64(le.config.RetryPeriod))
+		if d, ok := le.untilObservedExpiry(); ok && d < wait {
+			// Try again right when the holder's lease runs out rather than
+			// up to one jittered RetryPeriod later.
+			wait = d
+		}
 		if !le.sleep(ctx, wait) {
 			break
 		}
@@ -375,6 +380,25 @@ func (le *LeaderElector) isLeaseValid(now time.Time) bool {
 	le.mu.RLock()
 	defer le.mu.RUnlock()
 	return le.observedTime.Add(time.Second * time.Duration(le.observedRecord.LeaseDurationSeconds)).After(now)
+}
+
+// untilObservedExpiry returns how long, on the elector's clock, until the
+// lease another elector holds expires as judged by isLeaseValid (plus a
+// millisecond, so that it has expired by then). ok is false when no one else
+// holds it or it has expired already.
+func (le *LeaderElector) untilObservedExpiry() (d time.Duration, ok bool) {
+	le.mu.RLock()
+	defer le.mu.RUnlock()
+	r := le.observedRecord
+	if r.HolderIdentity == "" || r.HolderIdentity == le.config.Lock.Identity() || r.LeaseDurationSeconds <= 0 {
+		return 0, false
+	}
+	expiry := le.observedTime.Add(time.Duration(r.LeaseDurationSeconds) * time.Second)
+	d = le.clock.Since(expiry)
+	if d > 0 {
+		return 0, false
+	}
+	return -d + time.Millisecond, true
 }
 
 // setObservedRecord stores record as observed now.

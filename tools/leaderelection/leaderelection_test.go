@@ -217,7 +217,8 @@ func TestElectorLeadsRenewsAndReportsHealth(t *testing.T) {
 // TestExpiryIsJudgedByLocalObservation pre-stores a lease held by someone
 // else whose timestamps are wildly off, and checks that the elector takes
 // over exactly when it has seen the record unchanged for LeaseDuration on
-// its own clock.
+// its own clock: it schedules an attempt for that moment instead of waiting
+// for its next jittered retry.
 func TestExpiryIsJudgedByLocalObservation(t *testing.T) {
 	for _, renew := range []time.Time{time.Unix(0, 0), time.Date(2100, 1, 1, 0, 0, 0, 0, time.UTC)} {
 		t.Run(renew.Format("2006"), func(t *testing.T) {
@@ -238,7 +239,7 @@ func TestExpiryIsJudgedByLocalObservation(t *testing.T) {
 			if got := *srv.get("ns", "lock").Spec.HolderIdentity; got != "other" {
 				t.Fatalf("lease taken by %q before it expired locally", got)
 			}
-			e.step(t, 1*time.Second+time.Duration(float64(2*time.Second)*(1+JitterFactor)))
+			e.step(t, 1*time.Second+200*time.Millisecond)
 			lease := srv.get("ns", "lock")
 			if *lease.Spec.HolderIdentity != "me" || *lease.Spec.LeaseTransitions != 4 {
 				t.Fatalf("after local expiry lease holder=%q transitions=%d, want me, 4", *lease.Spec.HolderIdentity, *lease.Spec.LeaseTransitions)

@@ -23,9 +23,10 @@ const maxPoll = time.Duration(float64(simRetry) * (1 + JitterFactor))
 
 // takeoverBound is the longest a follower may need, after the holder's last
 // write, to take over a lease that stopped being renewed: it sees the last
-// write at most one poll late, waits LeaseDuration on its own clock, and
-// notices the expiry at most one poll late.
-const takeoverBound = simLease + 2*maxPoll + simStep
+// write at most one poll late, then tries again when LeaseDuration has
+// passed on its own clock since (not at its next poll, which could add
+// another poll), within one simulation step.
+const takeoverBound = simLease + maxPoll + 2*simStep
 
 // TestReliabilityThreeElectors runs three electors against one Lease on a
 // server that enforces resourceVersion conflicts. One elector's clock is an
