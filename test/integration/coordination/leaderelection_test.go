@@ -68,17 +68,18 @@ var maxRetryWait = retryPeriod + time.Duration(math.Round(leaderelection.JitterF
 // the moment it stops. Let w be its last successful renewal; it renews
 // every RetryPeriod, so w >= stop - RetryPeriod - one request. A follower
 // judges expiry from when it first saw that renewal, which is at or after w
-// and at most maxRetryWait (+ a request) after it; it takes the Lease at its
-// first attempt after that moment + LeaseDuration, at most maxRetryWait
-// later. Hence
+// and at most maxRetryWait (+ a request) after it, and it schedules an
+// attempt for the moment LeaseDuration has passed since (it does not wait
+// for its next jittered retry). Hence
 //
-//	LeaseDuration - RetryPeriod - slack <= take-over <= LeaseDuration + 2*maxRetryWait + slack,
+//	LeaseDuration - RetryPeriod - slack <= take-over <= LeaseDuration + maxRetryWait + slack,
 //
-// i.e. 3.2s..5.48s here. The lower bound fails if the Lease was released or
-// stolen early; the upper one if followers do not take an expired Lease.
+// i.e. 3.2s..5.04s here. The lower bound fails if the Lease was released or
+// stolen early; the upper one if followers do not take an expired Lease
+// promptly.
 var (
 	takeOverMin = leaseDuration - retryPeriod - requestSlack
-	takeOverMax = leaseDuration + 2*maxRetryWait + requestSlack
+	takeOverMax = leaseDuration + maxRetryWait + requestSlack
 )
 
 // errPartitioned is what a cut-off elector's transport returns.
