@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 	"reflect"
+	"strings"
 	"time"
 
 	"k8s.io/apimachinery/pkg/runtime"
@@ -320,7 +321,7 @@ func (r *Request) AbsPath(segments ...string) *Request {
 		basePath = r.c.base.Path
 	}
 	r.pathPrefix = path.Join(basePath, path.Join(segments...))
-	if len(segments) == 1 && (len(basePath) > 1 || len(segments[0]) > 1) && segments[0][len(segments[0])-1] == '/' {
+	if len(segments) == 1 && (len(basePath) > 1 || len(segments[0]) > 1) && strings.HasSuffix(segments[0], "/") {
 		r.pathPrefix += "/"
 	}
 	return r

@@ -48,6 +48,8 @@ func TestRequestURL(t *testing.T) {
 		{"abs path trailing slash", c.Get().AbsPath("/apis/"), "https://example.com:6443/apis/"},
 		{"abs path segments", c.Get().AbsPath("/apis", "apps", "v1"), "https://example.com:6443/apis/apps/v1"},
 		{"abs path keeps base path", proxied.Get().AbsPath("/version"), "https://example.com/proxy/version"},
+		{"empty abs path under base path", proxied.Get().AbsPath(""), "https://example.com/proxy"},
+		{"root abs path under base path", proxied.Get().AbsPath("/"), "https://example.com/proxy/"},
 		{"base path prefix", proxied.Get().Resource("pods"), "https://example.com/proxy/api/v1/pods"},
 		{"params", c.Get().Resource("pods").Param("labelSelector", "app=web").Param("limit", "5"), "https://example.com:6443/api/v1/pods?labelSelector=app%3Dweb&limit=5"},
 		{"repeated param", c.Get().Resource("pods").Param("a", "1").Param("a", "2"), "https://example.com:6443/api/v1/pods?a=1&a=2"},

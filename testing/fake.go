@@ -163,15 +163,18 @@ func (c *Fake) PrependProxyReactor(resource string, reaction ProxyReactionFunc) 
 	c.ProxyReactionChain = append([]ProxyReactor{&SimpleProxyReactor{Resource: resource, Reaction: reaction}}, c.ProxyReactionChain...)
 }
 
-// Invokes records action, then offers a copy of it to each reactor of the
+// Invokes records action, then offers one copy of it to each reactor of the
 // ReactionChain in turn and returns the answer of the first that handles it.
-// When none does it returns defaultReturnObj and no error.
+// A reactor that declines may change that copy for the reactors after it.
+// When none handles it, Invokes returns defaultReturnObj and no error.
 func (c *Fake) Invokes(action Action, defaultReturnObj runtime.Object) (runtime.Object, error) {
 	c.Lock()
 	defer c.Unlock()
 	c.actions = append(c.actions, action.DeepCopy())
+	// One copy travels the whole chain, so what a reactor that declines
+	// changes is seen by the reactors after it.
+	a := action.DeepCopy()
 	for _, r := range c.ReactionChain {
-		a := action.DeepCopy()
 		if !r.Handles(a) {
 			continue
 		}
@@ -184,13 +187,16 @@ func (c *Fake) Invokes(action Action, defaultReturnObj runtime.Object) (runtime.
 }
 
 // InvokesWatch records action and returns the watch of the first
-// WatchReactionChain reactor that handles it; with none it fails.
+// WatchReactionChain reactor that handles it; with none it fails. As with
+// Invokes, all reactors share one copy of the action.
 func (c *Fake) InvokesWatch(action Action) (watch.Interface, error) {
 	c.Lock()
 	defer c.Unlock()
 	c.actions = append(c.actions, action.DeepCopy())
+	// One copy travels the whole chain, so what a reactor that declines
+	// changes is seen by the reactors after it.
+	a := action.DeepCopy()
 	for _, r := range c.WatchReactionChain {
-		a := action.DeepCopy()
 		if !r.Handles(a) {
 			continue
 		}
@@ -204,12 +210,15 @@ func (c *Fake) InvokesWatch(action Action) (watch.Interface, error) {
 
 // InvokesProxy records action and returns the response of the first
 // ProxyReactionChain reactor that handles it without error; otherwise nil.
+// As with Invokes, all reactors share one copy of the action.
 func (c *Fake) InvokesProxy(action Action) restclient.ResponseWrapper {
 	c.Lock()
 	defer c.Unlock()
 	c.actions = append(c.actions, action.DeepCopy())
+	// One copy travels the whole chain, so what a reactor that declines
+	// changes is seen by the reactors after it.
+	a := action.DeepCopy()
 	for _, r := range c.ProxyReactionChain {
-		a := action.DeepCopy()
 		if !r.Handles(a) {
 			continue
 		}

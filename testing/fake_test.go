@@ -414,6 +414,76 @@ func TestInvokesRecordsACopy(t *testing.T) {
 	}
 }
 
+func TestDecliningReactorChangesReachLaterReactors(t *testing.T) {
+	// mark renames the action's pod and declines; check sees the renamed pod.
+	mark := func(a Action) {
+		a.(CreateAction).GetObject().(*corev1.Pod).Name = "renamed"
+	}
+	seen := func(a Action) string {
+		return a.(CreateAction).GetObject().(*corev1.Pod).Name
+	}
+	tests := []struct {
+		name string
+		run  func(f *Fake, action Action) (sawName string)
+	}{
+		{
+			name: "Invokes",
+			run: func(f *Fake, action Action) string {
+				var got string
+				f.AddReactor("*", "*", func(a Action) (bool, runtime.Object, error) { mark(a); return false, nil, nil })
+				f.AddReactor("*", "*", func(a Action) (bool, runtime.Object, error) { got = seen(a); return true, nil, nil })
+				if _, err := f.Invokes(action, nil); err != nil {
+					t.Fatal(err)
+				}
+				return got
+			},
+		},
+		{
+			name: "InvokesWatch",
+			run: func(f *Fake, action Action) string {
+				var got string
+				f.AddWatchReactor("*", func(a Action) (bool, watch.Interface, error) { mark(a); return false, nil, nil })
+				f.AddWatchReactor("*", func(a Action) (bool, watch.Interface, error) {
+					got = seen(a)
+					return true, watch.NewFake(), nil
+				})
+				if _, err := f.InvokesWatch(action); err != nil {
+					t.Fatal(err)
+				}
+				return got
+			},
+		},
+		{
+			name: "InvokesProxy",
+			run: func(f *Fake, action Action) string {
+				var got string
+				f.AddProxyReactor("*", func(a Action) (bool, restclient.ResponseWrapper, error) { mark(a); return false, nil, nil })
+				f.AddProxyReactor("*", func(a Action) (bool, restclient.ResponseWrapper, error) {
+					got = seen(a)
+					return true, nil, nil
+				})
+				f.InvokesProxy(action)
+				return got
+			},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f := &Fake{}
+			action := NewCreateAction(podsGVR, "ns", pod("ns", "original"))
+			if got := tc.run(f, action); got != "renamed" {
+				t.Errorf("second reactor saw pod %q, want the first reactor's change %q", got, "renamed")
+			}
+			if got := seen(action); got != "original" {
+				t.Errorf("caller's action changed to %q", got)
+			}
+			if got := seen(f.Actions()[0]); got != "original" {
+				t.Errorf("recorded action changed to %q", got)
+			}
+		})
+	}
+}
+
 func TestFakeDeleteCollection(t *testing.T) {
 	a, b, other := configMap("ns", "a", nil), configMap("ns", "b", nil), configMap("ns", "other", nil)
 	a.Labels = map[string]string{"x": "1"}

@@ -1,6 +1,7 @@
 package testing
 
 import (
+	"errors"
 	"fmt"
 	"reflect"
 	"strconv"
@@ -91,7 +92,8 @@ func objectLike(like runtime.Object, content map[string]interface{}) (runtime.Ob
 func decodeObjectPatch(patch []byte) (map[string]interface{}, error) {
 	var p map[string]interface{}
 	if err := utiljson.Unmarshal(patch, &p); err != nil {
-		return nil, fmt.Errorf("invalid patch, expected a JSON object: %w", err)
+		// The message is exactly the one fake clients have always given.
+		return nil, errors.New("invalid JSON document")
 	}
 	return p, nil
 }

@@ -6,6 +6,7 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 )
 
@@ -94,6 +95,27 @@ func TestStrategicMergeDirectives(t *testing.T) {
 			out, err := patchObject(d.DeepCopy(), "application/strategic-merge-patch+json", []byte(tc.patch))
 			must(t, err)
 			tc.check(t, out.(*appsv1.Deployment))
+		})
+	}
+}
+
+func TestObjectPatchOfNonObjectIsRejected(t *testing.T) {
+	tests := []struct {
+		name      string
+		patchType types.PatchType
+		patch     string
+	}{
+		{"merge patch with a JSON patch body", types.MergePatchType, `[{"op":"add","path":"/metadata/labels","value":{"a":"b"}}]`},
+		{"strategic merge patch with a JSON patch body", types.StrategicMergePatchType, `[{"op":"remove","path":"/spec"}]`},
+		{"merge patch with a string body", types.MergePatchType, `"x"`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c := newTestClientset(t, false, pod("ns", "p"))
+			_, err := c.Invokes(NewPatchAction(podsGVR, "ns", "p", tc.patchType, []byte(tc.patch)), &corev1.Pod{})
+			if err == nil || err.Error() != "invalid JSON document" {
+				t.Fatalf("error = %v, want an invalid JSON document error", err)
+			}
 		})
 	}
 }

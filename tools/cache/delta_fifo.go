@@ -193,14 +193,22 @@ func (f *DeltaFIFO) Delete(obj interface{}) error {
 }
 
 // queueActionLocked appends a delta for obj and queues its key if needed.
+// Sync deltas, which replay already transformed known objects, skip the
+// transformer.
 func (f *DeltaFIFO) queueActionLocked(actionType DeltaType, obj interface{}) error {
+	return f.queueLocked(actionType, obj, actionType != Sync)
+}
+
+// queueLocked is queueActionLocked with an explicit choice whether obj
+// still has to go through the transformer. Replace needs it because its
+// listed objects are new even when they are recorded as Sync deltas.
+func (f *DeltaFIFO) queueLocked(actionType DeltaType, obj interface{}, transform bool) error {
 	key, err := f.KeyOf(obj)
 	if err != nil {
 		return KeyError{obj, err}
 	}
-	// Every object enters the queue here exactly once (objects replayed
-	// from the known objects by Resync are already transformed).
-	if f.transformer != nil && actionType != Sync {
+	// Every object enters the queue here exactly once.
+	if f.transformer != nil && transform {
 		if _, tombstone := obj.(DeletedFinalStateUnknown); !tombstone {
 			if obj, err = f.transformer(obj); err != nil {
 				return err
@@ -306,7 +314,7 @@ func (f *DeltaFIFO) Replace(list []interface{}, _ string) error {
 			return KeyError{item, err}
 		}
 		keys[key] = struct{}{}
-		if err := f.queueActionLocked(action, item); err != nil {
+		if err := f.queueLocked(action, item, true); err != nil {
 			return fmt.Errorf("couldn't enqueue object: %w", err)
 		}
 	}

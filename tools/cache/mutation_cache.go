@@ -93,8 +93,11 @@ func NewIntegerResourceVersionMutationCacheWithOptions(logger klog.Logger, backi
 }
 
 type mutationEntry struct {
-	key     string
-	obj     runtime.Object
+	key string
+	obj runtime.Object
+	// deleted marks a tombstone: obj is the object OnDelete reported, kept
+	// so that a late Mutation of the deleted object is not resurrected.
+	deleted bool
 	expires time.Time
 }
 
@@ -116,8 +119,8 @@ type mutationCache struct {
 
 func (c *mutationCache) internal() {}
 
-// mutatedLocked returns the live mutation for key.
-func (c *mutationCache) mutatedLocked(key string) (runtime.Object, bool) {
+// entryLocked returns the unexpired entry (mutation or tombstone) for key.
+func (c *mutationCache) entryLocked(key string) (*mutationEntry, bool) {
 	el, ok := c.entries[key]
 	if !ok {
 		return nil, false
@@ -128,7 +131,28 @@ func (c *mutationCache) mutatedLocked(key string) (runtime.Object, bool) {
 		return nil, false
 	}
 	c.order.MoveToFront(el)
+	return e, true
+}
+
+// mutatedLocked returns the live mutation for key; tombstones do not count.
+func (c *mutationCache) mutatedLocked(key string) (runtime.Object, bool) {
+	e, ok := c.entryLocked(key)
+	if !ok || e.deleted {
+		return nil, false
+	}
 	return e.obj, true
+}
+
+// addLocked stores e as the newest entry, evicting the least recently used
+// ones beyond maxSize.
+func (c *mutationCache) addLocked(e *mutationEntry) {
+	c.removeLocked(e.key)
+	e.expires = c.clock.Now().Add(c.ttl)
+	c.entries[e.key] = c.order.PushFront(e)
+	for c.order.Len() > c.maxSize {
+		oldest := c.order.Back()
+		c.removeLocked(oldest.Value.(*mutationEntry).key)
+	}
 }
 
 func (c *mutationCache) removeLocked(key string) {
@@ -165,14 +189,17 @@ func (c *mutationCache) GetByKey(key string) (interface{}, bool, error) {
 
 // newerLocked returns the mutation for key if it is newer than backing.
 func (c *mutationCache) newerLocked(key string, backing runtime.Object) runtime.Object {
-	mutated, ok := c.mutatedLocked(key)
+	e, ok := c.entryLocked(key)
 	if !ok {
 		return backing
 	}
-	if compareIntegerResourceVersions(mutated, backing) > 0 {
-		return mutated
+	if compareIntegerResourceVersions(e.obj, backing) > 0 {
+		if e.deleted {
+			return backing
+		}
+		return e.obj
 	}
-	// The store caught up; the mutation is no longer needed.
+	// The store caught up; the mutation or tombstone is no longer needed.
 	c.removeLocked(key)
 	return backing
 }
@@ -213,12 +240,14 @@ func (c *mutationCache) ByIndex(indexName, indexKey string) ([]interface{}, erro
 				continue
 			}
 			e := el.Value.(*mutationEntry)
-			if c.clock.Now().After(e.expires) {
+			if e.deleted || c.clock.Now().After(e.expires) {
 				continue
 			}
 			values, err := fn(e.obj)
 			if err != nil {
-				return nil, err
+				// A mutation the index function rejects is just left out.
+				c.logger.V(4).Info("Cannot index mutation cache entry", "key", key, "err", err)
+				continue
 			}
 			for _, v := range values {
 				if v == indexKey {
@@ -245,12 +274,31 @@ func (c *mutationCache) Mutation(obj interface{}) {
 	}
 	c.lock.Lock()
 	defer c.lock.Unlock()
-	c.removeLocked(key)
-	c.entries[key] = c.order.PushFront(&mutationEntry{key: key, obj: ro, expires: c.clock.Now().Add(c.ttl)})
-	for c.order.Len() > c.maxSize {
-		oldest := c.order.Back()
-		c.removeLocked(oldest.Value.(*mutationEntry).key)
+	if prev, ok := c.entryLocked(key); ok {
+		cmp := compareIntegerResourceVersions(ro, prev.obj)
+		if cmp < 0 {
+			// Older than what is already known.
+			return
+		}
+		if prev.deleted && (cmp == 0 || sameUID(ro, prev.obj)) {
+			// This object, or another revision of it, was deleted.
+			return
+		}
 	}
+	c.addLocked(&mutationEntry{key: key, obj: ro})
+}
+
+// sameUID reports whether a and b have the same UID.
+func sameUID(a, b runtime.Object) bool {
+	am, err := meta.Accessor(a)
+	if err != nil {
+		return false
+	}
+	bm, err := meta.Accessor(b)
+	if err != nil {
+		return false
+	}
+	return am.GetUID() == bm.GetUID()
 }
 
 // OnAddOrUpdate forgets a mutation that obj, as seen by the informer,
@@ -271,15 +319,29 @@ func (c *mutationCache) OnAddOrUpdate(obj runtime.Object) {
 	}
 }
 
-// OnDelete forgets any mutation of obj.
+// OnDelete forgets a mutation that the deletion of obj supersedes: one of
+// the same object (same UID) or one not newer than obj. A newer mutation
+// of a different object is kept. Otherwise obj is remembered as a
+// tombstone for the TTL, so that a late Mutation call for the deleted
+// object (same UID, or not newer) is ignored.
 func (c *mutationCache) OnDelete(obj runtime.Object) {
+	if _, err := meta.Accessor(obj); err != nil {
+		return
+	}
 	key, err := DeletionHandlingMetaNamespaceKeyFunc(obj)
 	if err != nil {
 		return
 	}
 	c.lock.Lock()
 	defer c.lock.Unlock()
-	c.removeLocked(key)
+	if prev, ok := c.entryLocked(key); ok {
+		if compareIntegerResourceVersions(obj, prev.obj) < 0 && !sameUID(obj, prev.obj) {
+			// A newer, different object may still exist; keep it until
+			// the TTL or the informer says otherwise.
+			return
+		}
+	}
+	c.addLocked(&mutationEntry{key: key, obj: obj, deleted: true})
 }
 
 // compareIntegerResourceVersions returns >0 if lhs is newer than rhs. An

@@ -4,6 +4,7 @@ import (
 	"sync"
 	"time"
 
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/klog/v2"
 
 	"github.com/kubeclient/client-go/tools/cache/synctrack"
@@ -114,6 +115,9 @@ func (l *processorListener) stop(started bool) {
 // run delivers queued notifications in order until stop.
 func (l *processorListener) run() {
 	defer l.doneOnce.Do(func() { close(l.done) })
+	// panicked is set when the last handler call panicked and the panic was
+	// swallowed (utilruntime.ReallyCrash false); the next call is delayed.
+	panicked := false
 	for {
 		l.lock.Lock()
 		if l.stopped {
@@ -134,7 +138,13 @@ func (l *processorListener) run() {
 			if l.isStopped() {
 				return
 			}
-			l.deliver(batch[i])
+			if panicked {
+				l.pauseAfterPanic()
+				if l.isStopped() {
+					return
+				}
+			}
+			panicked = !l.deliverRecovering(batch[i])
 			batch[i] = notification{}
 		}
 
@@ -153,6 +163,39 @@ func (l *processorListener) isStopped() bool {
 	l.lock.Lock()
 	defer l.lock.Unlock()
 	return l.stopped
+}
+
+// panicPause is how long a listener waits after a handler panic before it
+// delivers the next notification.
+const panicPause = time.Second
+
+// deliverRecovering delivers n and reports whether the handler returned
+// normally. A panic goes to utilruntime.HandleCrashWithLogger, which logs it
+// and re-panics unless utilruntime.ReallyCrash is false; in that case the
+// notification is dropped and false is returned.
+func (l *processorListener) deliverRecovering(n notification) (ok bool) {
+	defer utilruntime.HandleCrashWithLogger(l.logger)
+	l.deliver(n)
+	return true
+}
+
+// pauseAfterPanic waits panicPause, returning early when the listener is
+// stopped.
+func (l *processorListener) pauseAfterPanic() {
+	t := time.NewTimer(panicPause)
+	defer t.Stop()
+	for {
+		select {
+		case <-t.C:
+			return
+		case <-l.wake:
+			// run re-checks pending under the lock, so an add token can
+			// be consumed here without losing the notification.
+			if l.isStopped() {
+				return
+			}
+		}
+	}
 }
 
 func (l *processorListener) deliver(n notification) {

@@ -310,9 +310,13 @@ func (f *RealFIFO) runLocked(fn func() error, n int) error {
 	start := time.Now()
 	var err error
 	if f.unlockWhileProcessing {
-		f.lock.Unlock()
-		err = fn()
-		f.lock.Lock()
+		// Re-lock in a defer so that a panicking handler leaves the mutex
+		// held for the caller's deferred Unlock.
+		err = func() error {
+			f.lock.Unlock()
+			defer f.lock.Lock()
+			return fn()
+		}()
 	} else {
 		err = fn()
 	}

@@ -418,12 +418,38 @@ func (r *Reflector) list(ctx context.Context) error {
 		// from the watch cache instead of etcd.
 		p.PageSize = 0
 	}
-	list, paginated, err := p.ListWithAlloc(ctx, options)
-	if isExpiredError(err) || isTooLargeResourceVersionError(err) {
-		// The version is unavailable: fall back to a consistent read so
-		// the reflector makes progress.
-		r.setRVUnavailable(true)
-		list, paginated, err = p.ListWithAlloc(ctx, metav1.ListOptions{ResourceVersion: r.relistResourceVersion()})
+	// The list runs on its own goroutine so that stopping the reflector
+	// does not wait for a ListerWatcher that ignores the context; a panic
+	// in it is re-raised here.
+	var (
+		list      runtime.Object
+		paginated bool
+		err       error
+	)
+	listDone := make(chan struct{})
+	listPanic := make(chan interface{}, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				listPanic <- p
+				return
+			}
+			close(listDone)
+		}()
+		list, paginated, err = p.ListWithAlloc(ctx, options)
+		if isExpiredError(err) || isTooLargeResourceVersionError(err) {
+			// The version is unavailable: fall back to a consistent read so
+			// the reflector makes progress.
+			r.setRVUnavailable(true)
+			list, paginated, err = p.ListWithAlloc(ctx, metav1.ListOptions{ResourceVersion: r.relistResourceVersion()})
+		}
+	}()
+	select {
+	case <-ctx.Done():
+		return nil
+	case p := <-listPanic:
+		panic(p)
+	case <-listDone:
 	}
 	if err != nil {
 		if ctx.Err() != nil {
@@ -545,8 +571,10 @@ func (r *Reflector) watchList(ctx context.Context) (watch.Interface, error) {
 		if done {
 			break
 		}
+		// The stream ended cleanly before the initial-events-end bookmark
+		// (for example the server closed it): start a fresh watch-list.
 		w.Stop()
-		return nil, fmt.Errorf("watch-list stream for %s ended without the %q bookmark", r.typeDescription, metav1.InitialEventsAnnotationKey)
+		logger.V(4).Info("watch-list stream ended before the initial events were complete, retrying", "reflector", r.name, "type", r.typeDescription)
 	}
 	r.setRVUnavailable(false)
 	if consistencydetector.IsDataConsistencyDetectionForWatchListEnabled() {

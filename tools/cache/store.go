@@ -177,11 +177,17 @@ func WithStoreMetrics(identifier InformerNameAndResource, metrics InformerMetric
 
 var _ Store = &cache{}
 
+// transform applies the store's transformer, if any. The key is computed
+// from the object before it is transformed.
 func (c *cache) transform(obj interface{}) (interface{}, error) {
 	if c.transformer == nil {
 		return obj, nil
 	}
-	return c.transformer(obj)
+	obj, err := c.transformer(obj)
+	if err != nil {
+		return nil, fmt.Errorf("transforming: %w", err)
+	}
+	return obj, nil
 }
 
 // Add stores obj under its key.
@@ -191,13 +197,13 @@ func (c *cache) Add(obj interface{}) error {
 
 // Update stores obj under its key.
 func (c *cache) Update(obj interface{}) error {
-	obj, err := c.transform(obj)
-	if err != nil {
-		return err
-	}
 	key, err := c.keyFunc(obj)
 	if err != nil {
 		return KeyError{obj, err}
+	}
+	obj, err = c.transform(obj)
+	if err != nil {
+		return err
 	}
 	c.cacheStorage.Update(key, obj)
 	return nil
@@ -274,13 +280,13 @@ func (c *cache) GetByKey(key string) (item interface{}, exists bool, err error) 
 func (c *cache) Replace(list []interface{}, resourceVersion string) error {
 	items := make(map[string]interface{}, len(list))
 	for _, item := range list {
-		item, err := c.transform(item)
-		if err != nil {
-			return err
-		}
 		key, err := c.keyFunc(item)
 		if err != nil {
 			return KeyError{item, err}
+		}
+		item, err = c.transform(item)
+		if err != nil {
+			return err
 		}
 		items[key] = item
 	}

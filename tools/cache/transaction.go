@@ -44,22 +44,18 @@ func (t *TransactionError) Error() string {
 		t.TotalTransactions-len(t.SuccessfulIndices), t.TotalTransactions, strings.Join(msgs, "; "))
 }
 
-// Transaction applies txns to the store under one lock acquisition. Objects
-// whose key cannot be computed are reported in the returned error, which is
-// nil when everything was applied.
+// Transaction applies txns to the store under one lock acquisition. The
+// objects are stored as given: unlike Add and Update, Transaction does not
+// run the store's transformer (its callers pass already transformed
+// objects). Objects whose key cannot be computed are reported in the
+// returned error, which is nil when everything was applied; its
+// SuccessfulIndices is then non-nil, possibly empty.
 func (c *cache) Transaction(txns ...Transaction) *TransactionError {
 	batch := make([]ThreadSafeStoreTransaction, 0, len(txns))
 	var txErr *TransactionError
-	var ok []int
+	ok := make([]int, 0, len(txns))
 	for i, txn := range txns {
 		obj := txn.Object
-		if txn.Type != TransactionTypeDelete {
-			var err error
-			if obj, err = c.transform(obj); err != nil {
-				txErr = addTxnError(txErr, len(txns), err)
-				continue
-			}
-		}
 		key, err := c.keyFunc(obj)
 		if err != nil {
 			txErr = addTxnError(txErr, len(txns), KeyError{obj, err})

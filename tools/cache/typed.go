@@ -1,7 +1,6 @@
 package cache
 
 import (
-	"errors"
 	"fmt"
 )
 
@@ -272,13 +271,17 @@ type typedSharedIndexInformer[T Object] struct {
 }
 
 func (t typedSharedIndexInformer[T]) AddTypedEventHandler(handler TypedResourceEventHandler[T], options ...HandlerOptions) (ResourceEventHandlerRegistration, error) {
+	// Always go through AddEventHandlerWithOptions, with zero options when
+	// none are given, so wrapped informers see a single entry point.
+	var opts HandlerOptions
 	switch len(options) {
 	case 0:
-		return t.AddEventHandler(typedHandlerAdapter[T]{handler})
 	case 1:
-		return t.AddEventHandlerWithOptions(typedHandlerAdapter[T]{handler}, options[0])
+		opts = options[0]
+	default:
+		return nil, fmt.Errorf("AddTypedEventHandler accepts at most one HandlerOptions, got %d", len(options))
 	}
-	return nil, errors.New("AddTypedEventHandler accepts at most one HandlerOptions")
+	return t.AddEventHandlerWithOptions(typedHandlerAdapter[T]{handler}, opts)
 }
 
 func (t typedSharedIndexInformer[T]) AddTypedIndexers(indexers TypedIndexers[T]) error {

@@ -142,24 +142,20 @@ type SyncResult struct {
 	Synced map[reflect.Type]bool
 }
 
-// AsError returns nil when every informer synced, otherwise an error that
-// wraps Err and names the informers that did not sync.
+// AsError returns nil when Err is nil, otherwise an error that names the
+// informers that did not sync, in sorted order, and wraps Err.
 func (c SyncResult) AsError() error {
-	var pending []string
+	if c.Err == nil {
+		return nil
+	}
+	pending := make([]string, 0, len(c.Synced))
 	for t, synced := range c.Synced {
 		if !synced {
 			pending = append(pending, t.String())
 		}
 	}
-	if c.Err == nil && len(pending) == 0 {
-		return nil
-	}
 	sort.Strings(pending)
-	err := c.Err
-	if err == nil {
-		err = context.Canceled
-	}
-	return fmt.Errorf("failed to wait for caches to sync: %w (not synced: %s)", err, strings.Join(pending, ", "))
+	return fmt.Errorf("failed to sync all caches: %s: %w", strings.Join(pending, ", "), c.Err)
 }
 
 // channelChecker is a DoneChecker around a fixed channel.

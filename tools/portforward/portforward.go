@@ -15,6 +15,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/httpstream"
 	streamhttp "k8s.io/streaming/pkg/httpstream"
+	netutils "k8s.io/utils/net"
 )
 
 // PortForwardProtocolV1Name is the subprotocol used for port forwarding.
@@ -118,7 +119,8 @@ func parseAddresses(addresses []string) ([]listenAddress, error) {
 			add(listenAddress{address: "::1", protocol: "tcp6", failureMode: "any"})
 			continue
 		}
-		ip := net.ParseIP(addr)
+		// Like the API machinery, accept IPv4 octets with leading zeros.
+		ip := netutils.ParseIPSloppy(addr)
 		if ip == nil {
 			return nil, fmt.Errorf("%q is neither an IP address nor localhost", addr)
 		}
@@ -232,7 +234,9 @@ func (pf *PortForwarder) forward() error {
 // chosen local port when it was 0 so all addresses share it.
 func (pf *PortForwarder) listenOnPort(port *ForwardedPort) error {
 	var errs []error
-	opened := 0
+	// The "any" addresses (localhost) fail as a group: one of them is
+	// enough, even when other addresses were opened.
+	anyOpened, anyFailed := 0, 0
 	for _, addr := range pf.addresses {
 		l, err := net.Listen(addr.protocol, net.JoinHostPort(addr.address, strconv.Itoa(int(port.Local))))
 		if err != nil {
@@ -240,7 +244,11 @@ func (pf *PortForwarder) listenOnPort(port *ForwardedPort) error {
 				return fmt.Errorf("unable to listen on %s:%d: %w", addr.address, port.Local, err)
 			}
 			errs = append(errs, err)
+			anyFailed++
 			continue
+		}
+		if addr.failureMode == "any" {
+			anyOpened++
 		}
 		if port.Local == 0 {
 			port.Local = uint16(l.Addr().(*net.TCPAddr).Port)
@@ -249,11 +257,10 @@ func (pf *PortForwarder) listenOnPort(port *ForwardedPort) error {
 			l.Close() //nolint:errcheck
 			return errors.New("port forwarder closed")
 		}
-		opened++
 		pf.logf(pf.out, "Forwarding from %s -> %d\n", net.JoinHostPort(addr.address, strconv.Itoa(int(port.Local))), port.Remote)
 		go pf.acceptLoop(l, *port)
 	}
-	if opened == 0 {
+	if anyFailed > 0 && anyOpened == 0 {
 		return errors.Join(errs...)
 	}
 	return nil

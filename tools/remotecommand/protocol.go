@@ -8,6 +8,7 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 	remotecommandconsts "k8s.io/apimachinery/pkg/util/remotecommand"
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 )
 
 // protocolVersion captures what differs between channel.k8s.io versions:
@@ -102,7 +103,13 @@ func (s session) stream(conn streamCreator) error {
 		copies.Add(1)
 		go func() {
 			defer copies.Done()
-			io.Copy(dst, stream) //nolint:errcheck
+			if _, err := io.Copy(dst, stream); err != nil {
+				utilruntime.HandleError(fmt.Errorf("copying %s: %w", streamType, err))
+			}
+			// Keep consuming after dst failed: data left unread on one
+			// stream would stall the whole connection, error stream
+			// included, and the session would never end.
+			io.Copy(io.Discard, stream) //nolint:errcheck
 		}()
 		return nil
 	}

@@ -39,7 +39,7 @@ func NewWebSocketExecutorForProtocols(config *restclient.Config, method, url str
 	}
 	// Fail early on configuration errors, as the transport is rebuilt per session.
 	if _, _, err := websocket.RoundTripperFor(config); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("error creating websocket transports: %w", err)
 	}
 	return &wsExecutor{
 		config:    config,

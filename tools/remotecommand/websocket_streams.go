@@ -30,6 +30,10 @@ const (
 	wsWriteDeadline = 60 * time.Second
 	// wsPingPeriod is how often the client pings the server.
 	wsPingPeriod = 5 * time.Second
+	// wsMaxPayload is the most stream data sent in one message; with the
+	// channel byte it fits the websocket transport's write buffer, so
+	// every message goes out as a single frame.
+	wsMaxPayload = 32 * 1024
 )
 
 // wsChannels multiplexes channel.k8s.io streams over one websocket
@@ -151,15 +155,28 @@ var _ httpstream.Stream = &wsStream{}
 
 func (s *wsStream) Read(p []byte) (int, error) { return s.reader.Read(p) }
 
-// Write sends p as one message prefixed with the channel byte.
+// Write sends p as messages prefixed with the channel byte, each carrying
+// at most wsMaxPayload bytes. Larger messages would be split into
+// continuation frames, which servers built on golang.org/x/net/websocket
+// (such as the API server's stream translator) do not reassemble.
 func (s *wsStream) Write(p []byte) (int, error) {
-	msg := make([]byte, len(p)+1)
-	msg[0] = s.id
-	copy(msg[1:], p)
-	if err := s.channels.write(gwebsocket.BinaryMessage, msg); err != nil {
-		return 0, err
+	written := 0
+	for {
+		chunk := p[written:]
+		if len(chunk) > wsMaxPayload {
+			chunk = chunk[:wsMaxPayload]
+		}
+		msg := make([]byte, len(chunk)+1)
+		msg[0] = s.id
+		copy(msg[1:], chunk)
+		if err := s.channels.write(gwebsocket.BinaryMessage, msg); err != nil {
+			return written, err
+		}
+		written += len(chunk)
+		if written >= len(p) {
+			return written, nil
+		}
 	}
-	return len(p), nil
 }
 
 // Close ends the client's side of the stream: for stdin under v5 the server

@@ -109,15 +109,24 @@ func (rw *RetryWatcher) doReceive(ctx context.Context) (bool, time.Duration) {
 	case net.IsProbableEOF(err) || net.IsTimeout(err):
 		logger.V(5).Info("Watch failed", "err", err)
 		return false, 0
-	case apierrors.IsForbidden(err) || apierrors.IsUnauthorized(err) || apierrors.IsGone(err) || apierrors.IsResourceExpired(err):
+	case apierrors.IsForbidden(err) || apierrors.IsUnauthorized(err):
 		// Retrying cannot help: report the status and stop.
-		logger.Error(err, "Watch failed; not retrying")
+		logger.Error(err, "Watch failed: ensure the client has valid credentials and watch permissions on the resource")
 		var status apierrors.APIStatus
 		if errors.As(err, &status) {
 			s := status.Status()
-			rw.send(ctx, watch.Event{Type: watch.Error, Object: &s})
+			if !rw.send(ctx, watch.Event{Type: watch.Error, Object: &s}) {
+				// Stopping; let the caller notice.
+				return false, 0
+			}
 		}
 		return true, 0
+	case apierrors.IsGone(err) || apierrors.IsResourceExpired(err):
+		// A failure to establish the watch is retried, like other
+		// transient errors; only a 410 received on an established watch
+		// ends the RetryWatcher.
+		logger.V(4).Info("Watch failed", "err", err)
+		return false, 0
 	default:
 		logger.Error(err, "Watch failed")
 		return false, 0

@@ -31,7 +31,8 @@ var ErrWatchClosed = errors.New("watch closed before UntilWithoutRetry timeout")
 // one after another (an event meeting one condition is also offered to the
 // next), and returns the last event. An error from a condition ends the
 // wait with that event. The watch ending returns ErrWatchClosed; ctx
-// ending returns wait.ErrWaitTimeout. It breaks on any watch interruption:
+// ending returns wait.ErrorInterrupted(nil) (wait.Interrupted reports true
+// for it). It breaks on any watch interruption:
 // prefer Until or UntilWithSync.
 func UntilWithoutRetry(ctx context.Context, watcher watch.Interface, conditions ...ConditionFunc) (*watch.Event, error) {
 	ch := watcher.ResultChan()
@@ -63,7 +64,7 @@ func UntilWithoutRetry(ctx context.Context, watcher watch.Interface, conditions 
 					break waiting
 				}
 			case <-ctx.Done():
-				return last, wait.ErrWaitTimeout
+				return last, wait.ErrorInterrupted(nil)
 			}
 		}
 	}

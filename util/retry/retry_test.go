@@ -2,6 +2,7 @@ package retry
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -49,6 +50,8 @@ func TestOnError(t *testing.T) {
 		{name: "first try succeeds", results: []error{nil}, wantErr: nil, wantCalls: 1},
 		{name: "succeeds after retries", results: []error{errRetriable, errRetriable, nil}, wantErr: nil, wantCalls: 3},
 		{name: "non-retriable stops at once", results: []error{errRetriable, errFatal, nil}, wantErr: errFatal, wantCalls: 2},
+		{name: "context error on first try is returned", results: []error{context.Canceled}, wantErr: context.Canceled, wantCalls: 1},
+		{name: "deadline error on first try is returned", results: []error{context.DeadlineExceeded}, wantErr: context.DeadlineExceeded, wantCalls: 1},
 		{name: "steps run out: last error", results: []error{errRetriable, errRetriable, errRetriable, errRetriable, errRetriable, nil}, wantErr: errRetriable, wantCalls: 5},
 	}
 	for _, tc := range tests {

@@ -1,6 +1,8 @@
 package testing
 
 import (
+	"bytes"
+	"crypto/sha512"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -9,8 +11,12 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+
+	openapi_v3 "github.com/google/gnostic-models/openapiv3"
+	"google.golang.org/protobuf/proto"
 )
 
 // recorder is a TestInterface that keeps what it is told.
@@ -149,5 +155,102 @@ func TestFakeOpenAPIV3Server(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "apis", "broken.json"), []byte("{"), 0o644)
 	if _, err := NewFakeOpenAPIV3Server(dir); err == nil || !strings.Contains(err.Error(), "broken.json") {
 		t.Errorf("broken document error = %v", err)
+	}
+}
+
+func TestFakeOpenAPIV3ServerContentNegotiation(t *testing.T) {
+	dir := t.TempDir()
+	doc := `{"openapi":"3.0.0","info":{"title":"Kubernetes","version":"v1.37.2"},"paths":{"/api/v1/pods":{}}}`
+	if err := os.MkdirAll(filepath.Join(dir, "api"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "api", "v1.json"), []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv, err := NewFakeOpenAPIV3Server(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.HttpServer.Close()
+
+	jsonBody, err := json.Marshal(srv.ServedDocuments["api/v1"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	parsed, err := openapi_v3.ParseDocument(jsonBody)
+	if err != nil {
+		t.Fatal(err)
+	}
+	protoBody, err := proto.Marshal(parsed)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	hash := fmt.Sprintf("%X", sha512.Sum512(jsonBody))
+	const pbDeprecated = "application/com.github.proto-openapi.spec.v3@v1.0+protobuf"
+	const pb = "application/com.github.proto-openapi.spec.v3.v1.0+protobuf"
+	tests := []struct {
+		accept      string
+		query       string
+		ifNoneMatch bool
+		wantStatus  int
+		wantType    string
+		wantProto   bool
+		wantCached  bool
+	}{
+		{accept: "", wantStatus: http.StatusOK, wantType: "application/json"},
+		{accept: "application/json", wantStatus: http.StatusOK, wantType: "application/json"},
+		{accept: "*/*", wantStatus: http.StatusOK, wantType: "application/json"},
+		{accept: pbDeprecated, wantStatus: http.StatusOK, wantType: pb, wantProto: true},
+		{accept: pb + ", application/json", wantStatus: http.StatusOK, wantType: pb, wantProto: true},
+		{accept: "application/json;q=0.5, " + pb, wantStatus: http.StatusOK, wantType: pb, wantProto: true},
+		{accept: "application/yaml", wantStatus: http.StatusNotAcceptable},
+		{accept: pb, query: "?hash=" + hash, wantStatus: http.StatusOK, wantType: pb, wantProto: true, wantCached: true},
+		{accept: "application/json", query: "?hash=" + hash, ifNoneMatch: true, wantStatus: http.StatusNotModified},
+	}
+	for _, tc := range tests {
+		t.Run(tc.accept+tc.query, func(t *testing.T) {
+			req, err := http.NewRequest(http.MethodGet, srv.HttpServer.URL+"/openapi/v3/api/v1"+tc.query, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.accept != "" {
+				req.Header.Set("Accept", tc.accept)
+			}
+			if tc.ifNoneMatch {
+				req.Header.Set("If-None-Match", strconv.Quote(hash))
+			}
+			resp, err := srv.HttpServer.Client().Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, err := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if resp.StatusCode != tc.wantStatus {
+				t.Fatalf("status = %d, want %d", resp.StatusCode, tc.wantStatus)
+			}
+			if tc.wantStatus != http.StatusOK {
+				return
+			}
+			if got := resp.Header.Get("Content-Type"); got != tc.wantType {
+				t.Errorf("Content-Type = %q, want %q", got, tc.wantType)
+			}
+			if got := resp.Header.Get("Etag"); got != strconv.Quote(hash) {
+				t.Errorf("Etag = %q, want %q", got, strconv.Quote(hash))
+			}
+			if got := resp.Header.Get("Cache-Control"); (got == "public, immutable") != tc.wantCached {
+				t.Errorf("Cache-Control = %q, want immutable caching %v", got, tc.wantCached)
+			}
+			want := jsonBody
+			if tc.wantProto {
+				want = protoBody
+			}
+			if !bytes.Equal(body, want) {
+				t.Errorf("body = %q, want %q", body, want)
+			}
+		})
 	}
 }

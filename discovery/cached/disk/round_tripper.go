@@ -212,6 +212,9 @@ func withValidators(req *http.Request, stored http.Header) *http.Request {
 		return req
 	}
 	out := req.Clone(req.Context())
+	if out.Header == nil {
+		out.Header = make(http.Header)
+	}
 	if etag != "" && out.Header.Get("If-None-Match") == "" {
 		out.Header.Set("If-None-Match", etag)
 	}

@@ -4,6 +4,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -203,6 +204,54 @@ func TestChangedResourceReplacesCachedOne(t *testing.T) {
 	// The new version is what is cached now.
 	if body, resp := get(t, rt, server.URL+"/x", nil); body != "new" || resp.Header.Get(fromCacheHeader) != "1" {
 		t.Errorf("got %q (from cache %q), want the new body revalidated", body, resp.Header.Get(fromCacheHeader))
+	}
+}
+
+// roundTripperFunc adapts a function to http.RoundTripper.
+type roundTripperFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripperFunc) RoundTrip(req *http.Request) (*http.Response, error) { return f(req) }
+
+// TestRevalidationOfRequestWithoutHeader calls RoundTrip directly with
+// requests whose Header is nil, as a caller of the round tripper (not
+// http.Client) may, over a transport that tolerates them.
+func TestRevalidationOfRequestWithoutHeader(t *testing.T) {
+	tests := []struct {
+		name          string
+		header        http.Header
+		conditionalOn string
+	}{
+		{"etag", http.Header{"Etag": {`"1"`}}, "If-None-Match"},
+		{"last-modified", http.Header{"Last-Modified": {"Wed, 01 Jan 2025 00:00:00 GMT"}}, "If-Modified-Since"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var conditional []string
+			next := roundTripperFunc(func(req *http.Request) (*http.Response, error) {
+				conditional = append(conditional, req.Header.Get(tc.conditionalOn))
+				if req.Header.Get(tc.conditionalOn) != "" {
+					return &http.Response{StatusCode: http.StatusNotModified, Header: http.Header{}, Body: io.NopCloser(strings.NewReader("")), Request: req}, nil
+				}
+				return &http.Response{StatusCode: http.StatusOK, Header: tc.header.Clone(), Body: io.NopCloser(strings.NewReader("body")), Request: req}, nil
+			})
+			rt := newCacheRoundTripper(t.TempDir(), next)
+			u := &url.URL{Scheme: "https", Host: "example.com", Path: "/x"}
+			for i, wantFromCache := range []string{"", "1"} {
+				resp, err := rt.RoundTrip(&http.Request{Method: http.MethodGet, URL: u})
+				if err != nil {
+					t.Fatalf("GET %d: %v", i, err)
+				}
+				body, err := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				if err != nil || string(body) != "body" || resp.Header.Get(fromCacheHeader) != wantFromCache {
+					t.Fatalf("GET %d: body %q, err %v, from cache %q; want from cache %q", i, body, err, resp.Header.Get(fromCacheHeader), wantFromCache)
+				}
+			}
+			// Only the second request revalidates the stored response.
+			if len(conditional) != 2 || conditional[0] != "" || conditional[1] == "" {
+				t.Errorf("%s sent on the two requests: %q", tc.conditionalOn, conditional)
+			}
+		})
 	}
 }
 

@@ -94,4 +94,3 @@ func (z *Lazy[T]) store(r *lazyResult[T]) {
 		}
 	}
 }
-

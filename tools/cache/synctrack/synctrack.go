@@ -5,15 +5,20 @@ import (
 )
 
 // doneSignal is a channel closed exactly once when both the upstream has
-// synced and no initial-list work is outstanding.
+// synced and no initial-list work is outstanding. Once closed it stays
+// closed: a tracker that has synced never becomes unsynced again.
 type doneSignal struct {
-	once sync.Once
-	ch   chan struct{}
+	once   sync.Once
+	ch     chan struct{}
+	closed bool
 }
 
 func newDoneSignal() doneSignal { return doneSignal{ch: make(chan struct{})} }
 
-func (d *doneSignal) close() { d.once.Do(func() { close(d.ch) }) }
+func (d *doneSignal) close() {
+	d.closed = true
+	d.once.Do(func() { close(d.ch) })
+}
 
 // AsyncTracker tracks initial-list keys processed by several workers in any
 // order. The caller reports the upstream "has synced" transition through
@@ -73,12 +78,12 @@ func (t *AsyncTracker[T]) maybeDoneLocked() {
 	}
 }
 
-// HasSynced reports whether the upstream has synced and every started key
-// has finished.
+// HasSynced reports whether the upstream has synced and every key started
+// until then has finished. Once true it stays true.
 func (t *AsyncTracker[T]) HasSynced() bool {
 	t.lock.Lock()
 	defer t.lock.Unlock()
-	return t.upstreamSynced && len(t.waiting) == 0
+	return t.done.closed
 }
 
 // Done returns a channel closed once HasSynced becomes true.
@@ -125,7 +130,7 @@ func (t *SingleFileTracker) Finished() {
 	defer t.lock.Unlock()
 	t.count--
 	if t.count < 0 {
-		panic("synctrack: SingleFileTracker.Finished called more often than Start")
+		panic("synctrack: negative counter: SingleFileTracker.Finished called more often than Start")
 	}
 	t.maybeDoneLocked()
 }
@@ -148,12 +153,12 @@ func (t *SingleFileTracker) maybeDoneLocked() {
 	}
 }
 
-// HasSynced reports whether the upstream has synced and no started item is
-// outstanding.
+// HasSynced reports whether the upstream has synced and no item started
+// until then is outstanding. Once true it stays true.
 func (t *SingleFileTracker) HasSynced() bool {
 	t.lock.Lock()
 	defer t.lock.Unlock()
-	return t.upstreamSynced && t.count == 0
+	return t.done.closed
 }
 
 // Done returns a channel closed once HasSynced becomes true.

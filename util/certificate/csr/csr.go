@@ -19,6 +19,7 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 
 	clientset "github.com/kubeclient/client-go/kubernetes"
+	certutil "github.com/kubeclient/client-go/util/cert"
 )
 
 // RequestCertificate is RequestCertificateWithContext with a background
@@ -70,8 +71,10 @@ func RequestCertificateWithContext(ctx context.Context, client clientset.Interfa
 	return got.Name, got.UID, nil
 }
 
-// ensureCompatible reports whether existing asks for what want asks for
-// (subject, names, signer, usages) with privateKey's public key.
+// ensureCompatible reports whether existing, a request found under the name
+// we wanted, can stand for want: it must have the same subject, must not name
+// a different signer (an unset signer on either side matches), must be signed
+// by privateKey, and must not carry an expired certificate.
 func ensureCompatible(existing, want *certificatesv1.CertificateSigningRequest, privateKey interface{}) error {
 	existingReq, err := parseCSR(existing.Spec.Request)
 	if err != nil {
@@ -81,22 +84,11 @@ func ensureCompatible(existing, want *certificatesv1.CertificateSigningRequest, 
 	if err != nil {
 		return fmt.Errorf("parse new request: %w", err)
 	}
-	if !reflect.DeepEqual(existingReq.Subject.String(), wantReq.Subject.String()) {
+	if !reflect.DeepEqual(existingReq.Subject, wantReq.Subject) {
 		return fmt.Errorf("subject %q differs from %q", existingReq.Subject, wantReq.Subject)
 	}
-	if !sameStrings(existingReq.DNSNames, wantReq.DNSNames) || len(existingReq.IPAddresses) != len(wantReq.IPAddresses) {
-		return errors.New("subject alternative names differ")
-	}
-	for i := range existingReq.IPAddresses {
-		if !existingReq.IPAddresses[i].Equal(wantReq.IPAddresses[i]) {
-			return errors.New("subject alternative names differ")
-		}
-	}
-	if want.Spec.SignerName != "" && existing.Spec.SignerName != want.Spec.SignerName {
+	if existing.Spec.SignerName != "" && want.Spec.SignerName != "" && existing.Spec.SignerName != want.Spec.SignerName {
 		return fmt.Errorf("signer %q differs from %q", existing.Spec.SignerName, want.Spec.SignerName)
-	}
-	if !sameUsages(existing.Spec.Usages, want.Spec.Usages) {
-		return fmt.Errorf("usages %v differ from %v", existing.Spec.Usages, want.Spec.Usages)
 	}
 	signer, ok := privateKey.(crypto.Signer)
 	if !ok {
@@ -105,6 +97,18 @@ func ensureCompatible(existing, want *certificatesv1.CertificateSigningRequest, 
 	pub, ok := signer.Public().(interface{ Equal(crypto.PublicKey) bool })
 	if !ok || !pub.Equal(existingReq.PublicKey) {
 		return errors.New("the request is for a different public key")
+	}
+	if len(existing.Status.Certificate) > 0 {
+		certs, err := certutil.ParseCertsPEM(existing.Status.Certificate)
+		if err != nil {
+			return fmt.Errorf("parse issued certificate: %w", err)
+		}
+		now := time.Now()
+		for _, c := range certs {
+			if now.After(c.NotAfter) {
+				return fmt.Errorf("issued certificate expired at %s", c.NotAfter)
+			}
+		}
 	}
 	return nil
 }
@@ -115,34 +119,6 @@ func parseCSR(data []byte) (*x509.CertificateRequest, error) {
 		return nil, errors.New("no CERTIFICATE REQUEST PEM block found")
 	}
 	return x509.ParseCertificateRequest(block.Bytes)
-}
-
-func sameStrings(a, b []string) bool {
-	set := map[string]int{}
-	for _, s := range a {
-		set[s]++
-	}
-	for _, s := range b {
-		set[s]--
-	}
-	for _, n := range set {
-		if n != 0 {
-			return false
-		}
-	}
-	return true
-}
-
-func sameUsages(a, b []certificatesv1.KeyUsage) bool {
-	as := make([]string, len(a))
-	for i, u := range a {
-		as[i] = string(u)
-	}
-	bs := make([]string, len(b))
-	for i, u := range b {
-		bs[i] = string(u)
-	}
-	return sameStrings(as, bs)
 }
 
 // WaitForCertificate watches the request reqName until it is approved and

@@ -200,7 +200,6 @@ func TestRequestCertificateReusesCompatibleRequest(t *testing.T) {
 		{"other key", csrPEM, "example.com/signer", usages, newKey(t), "different public key"},
 		{"other subject", makeCSR(t, key, "someone-else"), "example.com/signer", usages, key, "subject"},
 		{"other signer", csrPEM, "example.com/other", usages, key, "signer"},
-		{"other usages", csrPEM, "example.com/signer", []certificatesv1.KeyUsage{certificatesv1.UsageServerAuth}, key, "usages"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -210,6 +209,71 @@ func TestRequestCertificateReusesCompatibleRequest(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestRequestCertificateReuseRules(t *testing.T) {
+	key := newKey(t)
+	csrPEM := makeCSR(t, key, "reuse")
+	usages := []certificatesv1.KeyUsage{certificatesv1.UsageClientAuth}
+	tests := []struct {
+		name       string
+		existing   func(*certificatesv1.CertificateSigningRequest)
+		signerName string
+		usages     []certificatesv1.KeyUsage
+		wantErr    string // empty: the existing request is reused
+	}{
+		{name: "same request", signerName: "example.com/signer", usages: usages},
+		{name: "existing request names no signer", existing: func(c *certificatesv1.CertificateSigningRequest) { c.Spec.SignerName = "" }, signerName: "example.com/signer", usages: usages},
+		{name: "new request names no signer", signerName: "", usages: usages},
+		{name: "different signers", signerName: "example.com/other", usages: usages, wantErr: "signer"},
+		{name: "different usages", signerName: "example.com/signer", usages: []certificatesv1.KeyUsage{certificatesv1.UsageServerAuth}},
+		{name: "valid issued certificate", existing: func(c *certificatesv1.CertificateSigningRequest) {
+			c.Status.Certificate = selfSignedPEM(t, key, time.Now().Add(time.Hour))
+		}, signerName: "example.com/signer", usages: usages},
+		{name: "expired issued certificate", existing: func(c *certificatesv1.CertificateSigningRequest) {
+			c.Status.Certificate = selfSignedPEM(t, key, time.Now().Add(-time.Hour))
+		}, signerName: "example.com/signer", usages: usages, wantErr: "expired"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			existing := &certificatesv1.CertificateSigningRequest{
+				ObjectMeta: metav1.ObjectMeta{Name: "fixed", UID: "existing-uid"},
+				Spec:       certificatesv1.CertificateSigningRequestSpec{Request: csrPEM, SignerName: "example.com/signer", Usages: usages},
+			}
+			if tc.existing != nil {
+				tc.existing(existing)
+			}
+			client := fake.NewClientset(existing)
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			name, uid, err := RequestCertificateWithContext(ctx, client, csrPEM, "fixed", tc.signerName, nil, tc.usages, key)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("error = %v, want it to mention %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil || name != "fixed" || uid != "existing-uid" {
+				t.Fatalf("RequestCertificateWithContext = %q, %q, %v; want the existing request reused", name, uid, err)
+			}
+		})
+	}
+}
+
+// selfSignedPEM returns a PEM certificate for key valid until notAfter.
+func selfSignedPEM(t *testing.T, key *ecdsa.PrivateKey, notAfter time.Time) []byte {
+	t.Helper()
+	tmpl := &x509.Certificate{
+		SerialNumber: big.NewInt(1),
+		Subject:      pkix.Name{CommonName: "reuse"},
+		NotBefore:    notAfter.Add(-2 * time.Hour),
+		NotAfter:     notAfter,
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, key.Public(), key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})
 }
 
 func TestExpirationSecondsConversion(t *testing.T) {

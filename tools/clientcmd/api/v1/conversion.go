@@ -328,7 +328,8 @@ func Convert_api_ExecEnvVar_To_v1_ExecEnvVar(in *api.ExecEnvVar, out *ExecEnvVar
 // Named lists <-> maps
 
 // listToMap adds each named item of in to *out, creating the map on first
-// use. A name seen twice is an error naming the list kind and the name.
+// use. A name seen twice is an error naming the conversion (what) and the
+// name.
 func listToMap[Item, Value any](in []Item, out *map[string]Value, what string, key func(*Item) string, convert func(*Item) (Value, error)) error {
 	for i := range in {
 		name := key(&in[i])
@@ -367,7 +368,7 @@ func mapToList[Value, Item any](in map[string]Value, out *[]Item, convert func(s
 // Convert_Slice_v1_NamedCluster_To_Map_string_To_Pointer_api_Cluster turns
 // the clusters list into a map keyed by name; duplicate names are an error.
 func Convert_Slice_v1_NamedCluster_To_Map_string_To_Pointer_api_Cluster(in *[]NamedCluster, out *map[string]*api.Cluster, s conversion.Scope) error {
-	return listToMap(*in, out, "NamedCluster", func(n *NamedCluster) string { return n.Name },
+	return listToMap(*in, out, "NamedCluster into *map[string]*api.Cluster", func(n *NamedCluster) string { return n.Name },
 		func(n *NamedCluster) (*api.Cluster, error) {
 			c := api.NewCluster()
 			return c, Convert_v1_Cluster_To_api_Cluster(&n.Cluster, c, s)
@@ -391,7 +392,7 @@ func Convert_Map_string_To_Pointer_api_Cluster_To_Slice_v1_NamedCluster(in *map[
 // turns the users list into a map keyed by name; duplicate names are an
 // error.
 func Convert_Slice_v1_NamedAuthInfo_To_Map_string_To_Pointer_api_AuthInfo(in *[]NamedAuthInfo, out *map[string]*api.AuthInfo, s conversion.Scope) error {
-	return listToMap(*in, out, "NamedAuthInfo", func(n *NamedAuthInfo) string { return n.Name },
+	return listToMap(*in, out, "NamedAuthInfo into *map[string]*api.AuthInfo", func(n *NamedAuthInfo) string { return n.Name },
 		func(n *NamedAuthInfo) (*api.AuthInfo, error) {
 			a := api.NewAuthInfo()
 			return a, Convert_v1_AuthInfo_To_api_AuthInfo(&n.AuthInfo, a, s)
@@ -414,7 +415,7 @@ func Convert_Map_string_To_Pointer_api_AuthInfo_To_Slice_v1_NamedAuthInfo(in *ma
 // Convert_Slice_v1_NamedContext_To_Map_string_To_Pointer_api_Context turns
 // the contexts list into a map keyed by name; duplicate names are an error.
 func Convert_Slice_v1_NamedContext_To_Map_string_To_Pointer_api_Context(in *[]NamedContext, out *map[string]*api.Context, s conversion.Scope) error {
-	return listToMap(*in, out, "NamedContext", func(n *NamedContext) string { return n.Name },
+	return listToMap(*in, out, "NamedContext into *map[string]*api.Context", func(n *NamedContext) string { return n.Name },
 		func(n *NamedContext) (*api.Context, error) {
 			c := api.NewContext()
 			return c, Convert_v1_Context_To_api_Context(&n.Context, c, s)
@@ -438,7 +439,7 @@ func Convert_Map_string_To_Pointer_api_Context_To_Slice_v1_NamedContext(in *map[
 // extensions list into a map keyed by name. Raw extension bytes become
 // *runtime.Unknown objects; duplicate names are an error.
 func Convert_Slice_v1_NamedExtension_To_Map_string_To_runtime_Object(in *[]NamedExtension, out *map[string]runtime.Object, s conversion.Scope) error {
-	return listToMap(*in, out, "NamedExtension", func(n *NamedExtension) string { return n.Name },
+	return listToMap(*in, out, "NamedExtension into *map[string]runtime.Object", func(n *NamedExtension) string { return n.Name },
 		func(n *NamedExtension) (runtime.Object, error) {
 			var obj runtime.Object
 			err := runtime.Convert_runtime_RawExtension_To_runtime_Object(&n.Extension, &obj, s)

@@ -103,17 +103,32 @@ func TestV1ToInternal(t *testing.T) {
 
 func TestDuplicateNamesAreRejected(t *testing.T) {
 	s := newScheme(t)
-	tests := map[string]*Config{
-		"clusters":   {Clusters: []NamedCluster{{Name: "x"}, {Name: "x"}}},
-		"users":      {AuthInfos: []NamedAuthInfo{{Name: "x"}, {Name: "x", AuthInfo: AuthInfo{Token: "secret-token"}}}},
-		"contexts":   {Contexts: []NamedContext{{Name: "x"}, {Name: "x"}}},
-		"extensions": {Extensions: []NamedExtension{{Name: "x"}, {Name: "x"}}},
+	tests := map[string]struct {
+		in      *Config
+		wantErr string
+	}{
+		"clusters": {
+			in:      &Config{Clusters: []NamedCluster{{Name: "x"}, {Name: "x"}}},
+			wantErr: `error converting *[]NamedCluster into *map[string]*api.Cluster: duplicate name "x" in list`,
+		},
+		"users": {
+			in:      &Config{AuthInfos: []NamedAuthInfo{{Name: "x"}, {Name: "x", AuthInfo: AuthInfo{Token: "secret-token"}}}},
+			wantErr: `error converting *[]NamedAuthInfo into *map[string]*api.AuthInfo: duplicate name "x" in list`,
+		},
+		"contexts": {
+			in:      &Config{Contexts: []NamedContext{{Name: "x"}, {Name: "x"}}},
+			wantErr: `error converting *[]NamedContext into *map[string]*api.Context: duplicate name "x" in list`,
+		},
+		"extensions": {
+			in:      &Config{Extensions: []NamedExtension{{Name: "x"}, {Name: "x"}}},
+			wantErr: `error converting *[]NamedExtension into *map[string]runtime.Object: duplicate name "x" in list`,
+		},
 	}
-	for name, in := range tests {
+	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
-			err := s.Convert(in, &api.Config{}, nil)
-			if err == nil || !strings.Contains(err.Error(), `duplicate name "x"`) {
-				t.Fatalf("error = %v, want a duplicate name error", err)
+			err := s.Convert(tc.in, &api.Config{}, nil)
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Fatalf("error = %v, want it to contain %q", err, tc.wantErr)
 			}
 			if strings.Contains(err.Error(), "secret-token") {
 				t.Errorf("error leaks credentials: %v", err)
