@@ -136,8 +136,10 @@ func (q *Typed[T]) inFlightState(state uint64) bool {
 }
 
 // push queues item, whose state is in items slot i and which must not be
-// waiting already. q.mu must be held.
-func (q *Typed[T]) push(i int, item T) {
+// waiting already. q.mu must be held. It reports whether a Get is parked
+// and should be woken; the caller signals q.cond after unlocking, so that
+// the woken Get does not at once block again on the lock still held.
+func (q *Typed[T]) push(i int, item T) (wake bool) {
 	if q.custom != nil {
 		q.items.slots[i].val = 0
 		q.custom.Push(item)
@@ -146,20 +148,25 @@ func (q *Typed[T]) push(i int, item T) {
 		q.pushed++
 		q.fifo.Push(item)
 	}
-	if q.idleGetters > 0 {
-		q.cond.Signal()
-	}
+	return q.idleGetters > 0
 }
 
 // Add queues item unless it is already waiting. An item that is in flight
 // is queued again when its worker calls Done. After shutdown Add does
 // nothing.
 func (q *Typed[T]) Add(item T) {
+	if q.add(item) {
+		q.cond.Signal()
+	}
+}
+
+// add is Add under the lock; it reports whether to wake a parked Get.
+func (q *Typed[T]) add(item T) (wake bool) {
 	h := q.items.hashOf(item) // outside the lock, to keep it short
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if q.shuttingDown {
-		return
+		return false
 	}
 	i, known := q.items.upsertHashed(item, h)
 	state := q.items.slots[i].val
@@ -169,10 +176,10 @@ func (q *Typed[T]) Add(item T) {
 			if q.custom != nil {
 				q.custom.Touch(item)
 			}
-			return
+			return false
 		}
 		if state&stateDirty != 0 {
-			return
+			return false
 		}
 	}
 	if q.metrics != nil {
@@ -180,9 +187,9 @@ func (q *Typed[T]) Add(item T) {
 	}
 	if known {
 		q.items.slots[i].val = state | stateDirty
-		return
+		return false
 	}
-	q.push(i, item)
+	return q.push(i, item)
 }
 
 // Len returns how many items wait for a worker. It is a snapshot for
@@ -227,29 +234,36 @@ func (q *Typed[T]) Get() (item T, shutdown bool) {
 // again meanwhile, it is queued once more. Done for an item that is not in
 // flight does nothing.
 func (q *Typed[T]) Done(item T) {
+	if q.done(item) {
+		q.cond.Signal()
+	}
+}
+
+// done is Done under the lock; it reports whether to wake a parked Get.
+func (q *Typed[T]) done(item T) (wake bool) {
 	h := q.items.hashOf(item)
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	i := q.items.lookupHashed(item, h)
 	if i < 0 {
-		return
+		return false
 	}
 	state := q.items.slots[i].val
 	if !q.inFlightState(state) {
-		return
+		return false
 	}
 	if q.metrics != nil {
 		q.metrics.finished(item)
 	}
 	q.inFlight--
 	if state&stateDirty != 0 {
-		q.push(i, item)
-		return
+		return q.push(i, item)
 	}
 	q.items.removeAt(i)
 	if q.inFlight == 0 && q.drain {
 		q.cond.Broadcast()
 	}
+	return false
 }
 
 // ShutDown makes the queue ignore further Adds. Workers keep receiving the
