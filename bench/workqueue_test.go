@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"runtime"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -117,7 +118,9 @@ func BenchmarkWorkqueueAddGetDoneParallelStrings(b *testing.B) {
 // BenchmarkWorkqueueProducersConsumers has 4 producers add b.N distinct
 // keys while 4 consumers Get and Done them; every add is processed once, so
 // ns/op is the time per item through the contended queue, from the first Add
-// until the queue is drained.
+// until the queue is drained. Producers pause while more than maxBacklog
+// items are added but not yet processed, so that the benchmark measures
+// contention, not the growth of an ever larger backlog.
 func BenchmarkWorkqueueProducersConsumers(b *testing.B) {
 	benchWorkqueueProducersConsumers(b, 0)
 }
@@ -134,7 +137,9 @@ func BenchmarkWorkqueueProducersConsumersDuplicates(b *testing.B) {
 }
 
 // benchWorkqueueProducersConsumers adds keys i%distinct, or i when distinct
-// is 0.
+// is 0 (then with the backlog bounded by maxBacklog).
+const maxBacklog = 4096
+
 func benchWorkqueueProducersConsumers(b *testing.B, distinct int) {
 	const producers, consumers = 4, 4
 	for _, im := range wqImpls {
@@ -157,12 +162,17 @@ func benchWorkqueueProducersConsumers(b *testing.B, distinct int) {
 				})
 			}
 			var adders sync.WaitGroup
+			var added atomic.Int64
 			for p := range producers {
 				adders.Go(func() {
 					for i := p; i < b.N; i += producers {
 						key := i
 						if distinct > 0 {
 							key %= distinct
+						} else if added.Add(1)%256 == 0 {
+							for added.Load()-processed.Load() > maxBacklog {
+								runtime.Gosched()
+							}
 						}
 						q.Add(key)
 					}
