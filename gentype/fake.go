@@ -213,7 +213,7 @@ func (l *alsoFakeLister[T, L]) List(ctx context.Context, opts metav1.ListOptions
 	}
 	filtered := l.newList()
 	if l.copyListMeta != nil {
-		l.copyListMeta(got, filtered)
+		l.copyListMeta(filtered, got)
 	}
 	var kept []T
 	for _, item := range l.getItems(got) {

@@ -58,6 +58,11 @@ func TestFakeClientRecordsAndReacts(t *testing.T) {
 	if err != nil || len(list.Items) != 1 || list.Items[0].Name != "a" {
 		t.Fatalf("List with selector: %v %+v", err, list)
 	}
+	// The filtered list keeps the reactor's list metadata: two writes to
+	// configmaps after the tracker's initial count of 1.
+	if list.ResourceVersion != "3" {
+		t.Errorf("List resourceVersion = %q, want 3", list.ResourceVersion)
+	}
 	if err := c.Delete(ctx, "b", metav1.DeleteOptions{}); err != nil {
 		t.Fatalf("Delete: %v", err)
 	}

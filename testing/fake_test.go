@@ -40,9 +40,9 @@ func newTestClientset(t testing.TB, fieldManaged bool, objects ...runtime.Object
 	s, d := testScheme(t)
 	var o ObjectTracker
 	if fieldManaged {
-		o = NewFieldManagedObjectTracker(s, d, managedfields.NewDeducedTypeConverter())
+		o = NewServerLikeFieldManagedObjectTracker(s, d, managedfields.NewDeducedTypeConverter())
 	} else {
-		o = NewObjectTracker(s, d)
+		o = NewServerLikeObjectTracker(s, d)
 	}
 	for _, obj := range objects {
 		must(t, o.Add(obj))

@@ -40,7 +40,7 @@ func testScheme(t testing.TB) (*runtime.Scheme, runtime.Decoder) {
 
 func newTestTracker(t testing.TB) *tracker {
 	s, d := testScheme(t)
-	return NewObjectTracker(s, d).(*tracker)
+	return NewServerLikeObjectTracker(s, d).(*tracker)
 }
 
 func pod(ns, name string) *corev1.Pod {

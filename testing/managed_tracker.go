@@ -43,9 +43,26 @@ var (
 // and force. typeConverter describes the schema of the types in scheme
 // (managedfields.NewDeducedTypeConverter works for any type, treating
 // lists as atomic).
+//
+// Like NewObjectTracker's, the tracker stores objects as given apart from
+// their type metadata and managed fields; a write to the status
+// subresource is a write of the whole object, as in client-go.
 func NewFieldManagedObjectTracker(scheme *runtime.Scheme, decoder runtime.Decoder, typeConverter managedfields.TypeConverter) ObjectTracker {
+	return newManagedTracker(scheme, decoder, typeConverter, false)
+}
+
+// NewServerLikeFieldManagedObjectTracker returns a tracker like
+// NewFieldManagedObjectTracker's with the API-server semantics of
+// NewServerLikeObjectTracker. In addition the main resource and its status
+// subresource are managed separately: writes and applies to status own
+// and change only status, and those to the main resource leave it alone.
+func NewServerLikeFieldManagedObjectTracker(scheme *runtime.Scheme, decoder runtime.Decoder, typeConverter managedfields.TypeConverter) ObjectTracker {
+	return newManagedTracker(scheme, decoder, typeConverter, true)
+}
+
+func newManagedTracker(scheme *runtime.Scheme, decoder runtime.Decoder, typeConverter managedfields.TypeConverter, serverLike bool) *managedFieldObjectTracker {
 	return &managedFieldObjectTracker{
-		base:          newTracker(scheme, decoder),
+		base:          newTracker(scheme, decoder, serverLike),
 		scheme:        scheme,
 		typeConverter: typeConverter,
 	}
@@ -145,6 +162,12 @@ func (t *managedFieldObjectTracker) kindFor(gvr schema.GroupVersionResource) (sc
 // "status"). Like the API server's, the main resource's manager ignores
 // status fields and the status manager owns nothing but status.
 func (t *managedFieldObjectTracker) fieldManagerFor(gvk schema.GroupVersionKind, subresource string) (*managedfields.FieldManager, error) {
+	if !t.base.serverLike {
+		// One manager for the whole object, status included.
+		return managedfields.NewDefaultFieldManager(
+			t.typeConverter, t.scheme, noDefaulting{}, t.scheme,
+			gvk, gvk.GroupVersion(), "", nil)
+	}
 	version := fieldpath.APIVersion(gvk.GroupVersion().String())
 	var filter fieldpath.Filter
 	if subresource == "status" {
@@ -192,6 +215,9 @@ func (t *managedFieldObjectTracker) trackCreate(gvr schema.GroupVersionResource,
 }
 
 func (t *managedFieldObjectTracker) trackUpdate(gvr schema.GroupVersionResource, subresource string, obj runtime.Object, ns string, fieldManager string, opts writeOptions) (runtime.Object, error) {
+	if subresource == "status" && !t.base.serverLike {
+		subresource = ""
+	}
 	gvk, ok := t.kindFor(gvr)
 	if !ok || obj == nil || (subresource != "" && subresource != "status") {
 		return t.base.write(gvr, subresource, obj, ns, writeUpdate, opts)
@@ -225,6 +251,9 @@ func (t *managedFieldObjectTracker) trackUpdate(gvr schema.GroupVersionResource,
 }
 
 func (t *managedFieldObjectTracker) trackApply(gvr schema.GroupVersionResource, subresource string, cfg *unstructured.Unstructured, ns string, opts metav1.PatchOptions) (runtime.Object, error) {
+	if subresource == "status" && !t.base.serverLike {
+		subresource = ""
+	}
 	gvk, ok := t.kindFor(gvr)
 	if !ok || (subresource != "" && subresource != "status") {
 		return t.base.applyMerge(gvr, subresource, cfg, ns, opts)

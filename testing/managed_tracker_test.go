@@ -16,7 +16,7 @@ import (
 
 func TestFieldManagedTrackerDirectUse(t *testing.T) {
 	s, d := testScheme(t)
-	tr := NewFieldManagedObjectTracker(s, d, managedfields.NewDeducedTypeConverter())
+	tr := NewServerLikeFieldManagedObjectTracker(s, d, managedfields.NewDeducedTypeConverter())
 
 	must(t, tr.Create(configMapsGVR, configMap("ns", "c", map[string]string{"a": "1"}), "ns", metav1.CreateOptions{FieldManager: "maker"}))
 	cm := mustGet(t, tr, configMapsGVR, "ns", "c").(*corev1.ConfigMap)

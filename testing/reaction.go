@@ -31,11 +31,12 @@ type serverTracker interface {
 // update, patch (JSON, merge, strategic merge and apply), delete and
 // delete-collection actions from tracker.
 //
-// With the trackers of this package, writes to the status subresource
-// change only the status, dry-run requests are not persisted, and a
-// tracker made by NewFieldManagedObjectTracker records managed fields and
-// resolves server-side apply with field ownership, conflicts and force.
-// With other trackers it falls back to their ObjectTracker methods.
+// A tracker made by NewFieldManagedObjectTracker records managed fields
+// and resolves server-side apply with field ownership, conflicts and
+// force. With the server-like trackers of this package, writes to the
+// status subresource change only the status and dry-run requests are not
+// persisted. With trackers from elsewhere it falls back to their
+// ObjectTracker methods.
 //
 // The scale subresource is served as a Scale computed from the parent, and
 // writing it changes the parent's spec.replicas; posting a pod eviction

@@ -44,8 +44,8 @@ type ObjectTracker interface {
 	// not the list kind.
 	List(gvr schema.GroupVersionResource, gvk schema.GroupVersionKind, ns string, opts ...metav1.ListOptions) (runtime.Object, error)
 
-	// Delete removes the object name in namespace ns, or marks it for
-	// deletion while it still has finalizers.
+	// Delete removes the object name in namespace ns. A server-like
+	// tracker only marks it for deletion while it still has finalizers.
 	Delete(gvr schema.GroupVersionResource, ns, name string, opts ...metav1.DeleteOptions) error
 
 	// Watch streams the changes to resource gvr in namespace ns.
@@ -75,6 +75,10 @@ type tracker struct {
 	rev          int64
 	resources    map[schema.GroupVersionResource]*resourceStore
 	historyLimit int
+	// serverLike selects the API-server semantics of
+	// NewServerLikeObjectTracker; when false the tracker stores objects
+	// exactly as given, like client-go's.
+	serverLike bool
 }
 
 // resourceStore holds the objects of one resource with their recent
@@ -86,6 +90,9 @@ type resourceStore struct {
 	history   []storedEvent
 	compacted int64
 	watchers  map[*trackerWatcher]struct{}
+	// rev counts the writes to this resource when the tracker is not
+	// server-like; it starts at 1 and versions lists and watches.
+	rev int64
 }
 
 // storedObject is an object owned by the tracker. obj is never mutated once
@@ -106,15 +113,27 @@ type storedEvent struct {
 
 var _ ObjectTracker = &tracker{}
 
-// NewObjectTracker returns an ObjectTracker that keeps objects in memory and
-// treats them the way an API server would (see the package documentation).
-// scheme resolves kinds for Add and List; decoder decodes raw list items
-// given to Add.
+// NewObjectTracker returns an ObjectTracker that keeps objects in memory
+// and stores and returns them exactly as they are given: it fills in no
+// metadata, checks no resourceVersion, ignores finalizers and dry-run, and
+// versions each resource with its own write counter (see the package
+// documentation). scheme resolves kinds for Add and List; decoder decodes
+// raw list items given to Add.
 func NewObjectTracker(scheme ObjectScheme, decoder runtime.Decoder) ObjectTracker {
-	return newTracker(scheme, decoder)
+	return newTracker(scheme, decoder, false)
 }
 
-func newTracker(scheme ObjectScheme, decoder runtime.Decoder) *tracker {
+// NewServerLikeObjectTracker returns an ObjectTracker that treats objects
+// the way an API server would: it fills in server-owned metadata,
+// resolves generateName, rejects stale resourceVersions, follows
+// generation, honours finalizers, dry-run, selectors and pagination, and
+// replays watches from a resourceVersion (see the package documentation).
+// Its arguments are those of NewObjectTracker.
+func NewServerLikeObjectTracker(scheme ObjectScheme, decoder runtime.Decoder) ObjectTracker {
+	return newTracker(scheme, decoder, true)
+}
+
+func newTracker(scheme ObjectScheme, decoder runtime.Decoder, serverLike bool) *tracker {
 	return &tracker{
 		scheme:       scheme,
 		decoder:      decoder,
@@ -122,6 +141,7 @@ func newTracker(scheme ObjectScheme, decoder runtime.Decoder) *tracker {
 		rev:          1,
 		resources:    map[schema.GroupVersionResource]*resourceStore{},
 		historyLimit: defaultHistoryLimit,
+		serverLike:   serverLike,
 	}
 }
 
@@ -135,6 +155,7 @@ func (t *tracker) store(gvr schema.GroupVersionResource) *resourceStore {
 		s = &resourceStore{
 			objects:  map[types.NamespacedName]*storedObject{},
 			watchers: map[*trackerWatcher]struct{}{},
+			rev:      1,
 		}
 		t.resources[gvr] = s
 	}
@@ -243,9 +264,9 @@ func (t *tracker) Get(gvr schema.GroupVersionResource, ns, name string, opts ...
 	return obj, nil
 }
 
-// Create stores a new object: it fills in the name from generateName, a
-// uid, creationTimestamp and generation 1 when they are unset, and a fresh
-// resourceVersion.
+// Create stores a new object. A server-like tracker also fills in the name
+// from generateName, a uid, creationTimestamp and generation 1 when they
+// are unset, and a fresh resourceVersion.
 func (t *tracker) Create(gvr schema.GroupVersionResource, obj runtime.Object, ns string, opts ...metav1.CreateOptions) error {
 	o, err := singleOption(opts)
 	if err != nil {
@@ -255,8 +276,9 @@ func (t *tracker) Create(gvr schema.GroupVersionResource, obj runtime.Object, ns
 	return err
 }
 
-// Update replaces an existing object. A non-empty resourceVersion must match
-// the stored one; an empty one updates unconditionally.
+// Update replaces an existing object. For a server-like tracker a
+// non-empty resourceVersion must match the stored one; an empty one
+// updates unconditionally.
 func (t *tracker) Update(gvr schema.GroupVersionResource, obj runtime.Object, ns string, opts ...metav1.UpdateOptions) error {
 	o, err := singleOption(opts)
 	if err != nil {
@@ -266,8 +288,7 @@ func (t *tracker) Update(gvr schema.GroupVersionResource, obj runtime.Object, ns
 	return err
 }
 
-// Patch stores the patched form of an existing object, with the same checks
-// as Update.
+// Patch stores the patched form of an existing object, like Update.
 func (t *tracker) Patch(gvr schema.GroupVersionResource, obj runtime.Object, ns string, opts ...metav1.PatchOptions) error {
 	o, err := singleOption(opts)
 	if err != nil {
@@ -278,8 +299,9 @@ func (t *tracker) Patch(gvr schema.GroupVersionResource, obj runtime.Object, ns 
 }
 
 // Apply merges applyConfiguration into the stored object with strategic
-// merge patch semantics, or creates the object when it does not exist. It
-// does not track field ownership; NewFieldManagedObjectTracker does.
+// merge patch semantics. A missing object is NotFound, except for a
+// server-like tracker, which creates it. It does not track field
+// ownership; NewFieldManagedObjectTracker does.
 func (t *tracker) Apply(gvr schema.GroupVersionResource, applyConfiguration runtime.Object, ns string, opts ...metav1.PatchOptions) error {
 	o, err := singleOption(opts)
 	if err != nil {
@@ -301,7 +323,7 @@ func (t *tracker) applyMerge(gvr schema.GroupVersionResource, subresource string
 		return nil, err
 	}
 	current, err := t.Get(gvr, ns, cfgMeta.GetName())
-	if apierrors.IsNotFound(err) && subresource == "" {
+	if apierrors.IsNotFound(err) && subresource == "" && t.serverLike {
 		created, err := t.typedFromUnstructured(patch)
 		if err != nil {
 			return nil, err
@@ -340,9 +362,10 @@ func (t *tracker) typedFromUnstructured(content map[string]interface{}) (runtime
 	return typed, nil
 }
 
-// Delete removes the object, honouring the UID and resourceVersion
-// preconditions of opts. An object with finalizers is only marked with a
-// deletionTimestamp; it goes away when an update removes its last finalizer.
+// Delete removes the object. A server-like tracker honours the UID and
+// resourceVersion preconditions of opts and only marks an object with
+// finalizers with a deletionTimestamp; it goes away when an update removes
+// its last finalizer.
 func (t *tracker) Delete(gvr schema.GroupVersionResource, ns, name string, opts ...metav1.DeleteOptions) error {
 	o, err := singleOption(opts)
 	if err != nil {
@@ -352,14 +375,19 @@ func (t *tracker) Delete(gvr schema.GroupVersionResource, ns, name string, opts 
 	return err
 }
 
-// List returns the objects of gvr in ns matching the label and field
-// selectors of opts, sorted by namespace and name, in a list whose
-// resourceVersion is the tracker's current one. Limit and Continue page
-// through the result.
+// List returns the objects of gvr in ns sorted by namespace and name, in a
+// list whose resourceVersion is the resource's write counter. A
+// server-like tracker returns only those matching the label and field
+// selectors of opts, versions the list with its current resourceVersion,
+// and pages through the result with Limit and Continue.
 func (t *tracker) List(gvr schema.GroupVersionResource, gvk schema.GroupVersionKind, ns string, opts ...metav1.ListOptions) (runtime.Object, error) {
 	o, err := singleOption(opts)
 	if err != nil {
 		return nil, err
+	}
+	if !t.serverLike {
+		// Selectors and pagination are left to the fake clients.
+		o = metav1.ListOptions{}
 	}
 	sel, err := newObjectSelector(ns, o)
 	if err != nil {
@@ -372,6 +400,12 @@ func (t *tracker) List(gvr schema.GroupVersionResource, gvk schema.GroupVersionK
 
 	t.mu.Lock()
 	rev := t.rev
+	if !t.serverLike {
+		rev = 1
+		if s, ok := t.resources[gvr]; ok {
+			rev = s.rev
+		}
+	}
 	var matched []runtime.Object
 	if s, ok := t.resources[gvr]; ok {
 		for _, so := range s.objects {

@@ -16,9 +16,16 @@ import (
 )
 
 // Watch streams the changes to gvr in namespace ns (all namespaces when
-// empty) that match the selectors of opts.
+// empty).
 //
-// Where the stream starts depends on opts.ResourceVersion:
+// The tracker of NewObjectTracker, like client-go's, ignores selectors.
+// Without options it streams only future changes; with options it first
+// sends an ADDED event for every object written after the resource's write
+// count opts.ResourceVersion ("" counts as 0), so a watch from a list's
+// resourceVersion starts with nothing. There is no history.
+//
+// A server-like tracker streams only objects matching the selectors of
+// opts, and where the stream starts depends on opts.ResourceVersion:
 //   - no options at all: only changes made from now on;
 //   - "" or "0": an ADDED event for every matching object that exists now,
 //     then every change;
@@ -37,6 +44,9 @@ func (t *tracker) Watch(gvr schema.GroupVersionResource, ns string, opts ...meta
 	o, err := singleOption(opts)
 	if err != nil {
 		return nil, err
+	}
+	if !t.serverLike {
+		return t.watchPlain(gvr, ns, len(opts) > 0, o.ResourceVersion)
 	}
 	sel, err := newObjectSelector(ns, o)
 	if err != nil {
@@ -80,6 +90,43 @@ func (t *tracker) Watch(gvr schema.GroupVersionResource, ns string, opts ...meta
 			if ev.rev > from {
 				w.offer(ev)
 			}
+		}
+	}
+	w.onStop = func() {
+		t.mu.Lock()
+		delete(s.watchers, w)
+		t.mu.Unlock()
+	}
+	s.watchers[w] = struct{}{}
+	go w.run()
+	return w, nil
+}
+
+// watchPlain is Watch for a tracker that is not server-like; hasOpts
+// tells whether list options were given and rv is their resourceVersion.
+func (t *tracker) watchPlain(gvr schema.GroupVersionResource, ns string, hasOpts bool, rv string) (watch.Interface, error) {
+	var from int64
+	if rv != "" {
+		var err error
+		if from, err = strconv.ParseInt(rv, 10, 64); err != nil {
+			return nil, fmt.Errorf("invalid resourceVersion %q in the list options: it must be an integer: %w", rv, err)
+		}
+	}
+	sel, _ := newObjectSelector(ns, metav1.ListOptions{})
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s := t.store(gvr)
+	w := newTrackerWatcher(sel)
+	if hasOpts {
+		var current []runtime.Object
+		for _, so := range s.objects {
+			if so.rev > from && sel.matches(so.obj) {
+				current = append(current, so.obj)
+			}
+		}
+		sortObjects(current)
+		for _, obj := range current {
+			w.enqueue(watch.Event{Type: watch.Added, Object: obj.DeepCopyObject()})
 		}
 	}
 	w.onStop = func() {

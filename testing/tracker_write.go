@@ -69,6 +69,9 @@ func (t *tracker) write(gvr schema.GroupVersionResource, subresource string, obj
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	s := t.store(gvr)
+	if !t.serverLike {
+		return t.writePlain(s, gr, subresource, obj, objMeta, mode)
+	}
 
 	if mode == writeCreate && objMeta.GetName() == "" && objMeta.GetGenerateName() != "" {
 		objMeta.SetName(t.generateName(s, ns, objMeta.GetGenerateName()))
@@ -170,6 +173,33 @@ func (t *tracker) write(gvr schema.GroupVersionResource, subresource string, obj
 	return obj.DeepCopyObject(), nil
 }
 
+// writePlain is write for a tracker that is not server-like: obj is stored
+// exactly as given and the resource's write counter goes up. Only the
+// existence of the object is checked; dry-run is not honoured. Called with
+// t.mu held.
+func (t *tracker) writePlain(s *resourceStore, gr schema.GroupResource, subresource string, obj runtime.Object, objMeta metav1.Object, mode writeMode) (runtime.Object, error) {
+	key := types.NamespacedName{Namespace: objMeta.GetNamespace(), Name: objMeta.GetName()}
+	current, exists := s.objects[key]
+	ev := storedEvent{typ: watch.Added, obj: obj}
+	if mode == writeUpdate {
+		if !exists {
+			return nil, apierrors.NewNotFound(gr, key.Name)
+		}
+		if subresource != "" && reflect.TypeOf(obj) != reflect.TypeOf(current.obj) {
+			// As in write: another type is the subresource's answer.
+			return obj, nil
+		}
+		ev.typ, ev.prev = watch.Modified, current.obj
+	} else if exists {
+		return nil, apierrors.NewAlreadyExists(gr, key.Name)
+	}
+	s.rev++
+	ev.rev = s.rev
+	s.objects[key] = &storedObject{obj: obj, rev: s.rev}
+	t.emit(s, ev)
+	return obj.DeepCopyObject(), nil
+}
+
 // deleteObject deletes, or for an object with finalizers marks for
 // deletion, the object name and returns its last state.
 func (t *tracker) deleteObject(gvr schema.GroupVersionResource, ns, name string, opts metav1.DeleteOptions) (runtime.Object, error) {
@@ -184,6 +214,12 @@ func (t *tracker) deleteObject(gvr schema.GroupVersionResource, ns, name string,
 	current, ok := s.objects[key]
 	if !ok {
 		return nil, apierrors.NewNotFound(gr, name)
+	}
+	if !t.serverLike {
+		// Gone at once, whatever the finalizers, preconditions or dry-run.
+		delete(s.objects, key)
+		t.emit(s, storedEvent{rev: s.rev, typ: watch.Deleted, obj: current.obj, prev: current.obj})
+		return current.obj.DeepCopyObject(), nil
 	}
 	m, err := meta.Accessor(current.obj)
 	if err != nil {
@@ -389,9 +425,17 @@ func withStatusOf(stored, updated runtime.Object) (runtime.Object, error) {
 	return out, nil
 }
 
-// emit records ev in the history of s and hands it to the watchers of s.
+// emit records ev in the history of s (when server-like) and hands it to
+// the watchers of s.
 // Called with t.mu held.
 func (t *tracker) emit(s *resourceStore, ev storedEvent) {
+	if !t.serverLike {
+		// Watches never replay: no history to keep.
+		for w := range s.watchers {
+			w.offer(ev)
+		}
+		return
+	}
 	s.history = append(s.history, ev)
 	// Trim in batches so that a long run of writes copies the history
 	// only now and then.

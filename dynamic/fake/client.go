@@ -114,8 +114,8 @@ func NewSimpleDynamicClientWithCustomListKinds(scheme *runtime.Scheme, gvrToList
 }
 
 // watchTracker is the default watch reactor: it opens a watch on the
-// tracker with the action's list options (so resourceVersion, label and
-// field selectors apply) and hands out unstructured objects.
+// tracker with the action's list options and hands out unstructured
+// objects.
 func (c *FakeDynamicClient) watchTracker(action testing.Action) (bool, watch.Interface, error) {
 	var opts metav1.ListOptions
 	if wa, ok := action.(testing.WatchActionImpl); ok {

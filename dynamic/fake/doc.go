@@ -2,9 +2,12 @@
 // for tests.
 //
 // It records every call as a testing.Action and answers it from a
-// testing.ObjectTracker, which behaves like a small API server: writes bump
-// resourceVersion, updates with a stale resourceVersion conflict, list and
-// watch honour label and field selectors, and a watch started from a
-// resourceVersion replays every change made after it. Reactors added with
-// the embedded testing.Fake can intercept any verb.
+// testing.ObjectTracker that, like client-go's, stores objects exactly as
+// given: no resourceVersion, uid or generateName handling, no conflicts.
+// List applies the label selector; field selectors are ignored. A watch
+// with list options starts with the objects written after the
+// resourceVersion it names. Reactors added with the embedded testing.Fake
+// can intercept any verb, and replacing the reaction chains with
+// testing.ObjectReaction over testing.NewServerLikeObjectTracker opts in to
+// API-server semantics.
 package fake

@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/runtime/serializer"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/watch"
 
@@ -67,8 +68,30 @@ func TestSeededObjectsAreUnstructured(t *testing.T) {
 	}
 }
 
+// serverLike switches c to a tracker made by
+// clienttesting.NewServerLikeObjectTracker holding the same objects, the
+// way a test opts in to API-server semantics.
+func serverLike(t *testing.T, c *FakeDynamicClient) *FakeDynamicClient {
+	t.Helper()
+	tr := clienttesting.NewServerLikeObjectTracker(c.scheme, serializer.NewCodecFactory(c.scheme).UniversalDecoder())
+	for gvr := range c.listKinds {
+		list, err := c.tracker.List(gvr, gvr.GroupVersion().WithKind(strings.TrimSuffix(c.listKinds[gvr], "List")), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := tr.Add(list); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c.tracker = tr
+	c.ReactionChain, c.WatchReactionChain = nil, nil
+	c.AddReactor("*", "*", clienttesting.ObjectReaction(tr))
+	c.AddWatchReactor("*", c.watchTracker)
+	return c
+}
+
 func TestListHonoursScopeAndSelectors(t *testing.T) {
-	c := newTestClient(t)
+	c := serverLike(t, newTestClient(t))
 	tests := []struct {
 		name      string
 		namespace string
@@ -105,7 +128,7 @@ func TestListHonoursScopeAndSelectors(t *testing.T) {
 }
 
 func TestWritesBehaveLikeAServer(t *testing.T) {
-	c := newTestClient(t)
+	c := serverLike(t, newTestClient(t))
 	ctx := context.Background()
 	widgets := c.Resource(widgetsGVR).Namespace("ns")
 
@@ -194,7 +217,7 @@ func TestWritesBehaveLikeAServer(t *testing.T) {
 }
 
 func TestWatchFromResourceVersionMissesNothing(t *testing.T) {
-	c := newTestClient(t)
+	c := serverLike(t, newTestClient(t))
 	ctx := context.Background()
 	widgets := c.Resource(widgetsGVR).Namespace("ns")
 

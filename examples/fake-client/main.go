@@ -35,6 +35,10 @@ func drainNode(ctx context.Context, cs kubernetes.Interface, node string) ([]str
 	}
 	var evicted []string
 	for _, p := range pods.Items {
+		if p.Spec.NodeName != node {
+			// Fake clientsets, like client-go's, ignore field selectors.
+			continue
+		}
 		eviction := &policyv1.Eviction{ObjectMeta: metav1.ObjectMeta{Name: p.Name, Namespace: p.Namespace}}
 		if err := cs.CoreV1().Pods(p.Namespace).EvictV1(ctx, eviction); err != nil {
 			return evicted, fmt.Errorf("evicting %s/%s: %w", p.Namespace, p.Name, err)

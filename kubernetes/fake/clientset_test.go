@@ -10,16 +10,28 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/utils/ptr"
 
+	"github.com/kubeclient/client-go/applyconfigurations"
 	applyappsv1 "github.com/kubeclient/client-go/applyconfigurations/apps/v1"
 	applycorev1 "github.com/kubeclient/client-go/applyconfigurations/core/v1"
 	"github.com/kubeclient/client-go/kubernetes"
+	clienttesting "github.com/kubeclient/client-go/testing"
 )
 
 var _ kubernetes.Interface = NewClientset()
+
+// newServerLikeClientset is NewClientset backed by the tracker of
+// clienttesting.NewServerLikeFieldManagedObjectTracker: the opt-in to
+// API-server semantics (uids, resourceVersions and conflicts, generation,
+// generateName, finalizers, selectors, status-only status writes).
+func newServerLikeClientset(objects ...runtime.Object) *Clientset {
+	tracker := clienttesting.NewServerLikeFieldManagedObjectTracker(scheme, codecs.UniversalDecoder(), applyconfigurations.NewTypeConverter(scheme))
+	return newClientset(tracker, objects)
+}
 
 func pod(name, node string) *corev1.Pod {
 	return &corev1.Pod{
@@ -59,7 +71,7 @@ func nextEvent(t *testing.T, w watch.Interface) watch.Event {
 
 func TestPodLifecycle(t *testing.T) {
 	ctx := context.Background()
-	cs := NewClientset()
+	cs := newServerLikeClientset()
 	pods := cs.CoreV1().Pods("default")
 
 	w, err := pods.Watch(ctx, metav1.ListOptions{})
@@ -221,7 +233,7 @@ func TestDeploymentLifecycle(t *testing.T) {
 
 func TestStaleUpdateConflicts(t *testing.T) {
 	ctx := context.Background()
-	pods := NewClientset().CoreV1().Pods("default")
+	pods := newServerLikeClientset().CoreV1().Pods("default")
 	// Created rather than seeded: seeded objects keep their empty
 	// resourceVersion, and an update without one is unconditional.
 	first, err := pods.Create(ctx, pod("p", ""), metav1.CreateOptions{})
@@ -241,7 +253,7 @@ func TestStaleUpdateConflicts(t *testing.T) {
 
 func TestGenerationFollowsSpec(t *testing.T) {
 	ctx := context.Background()
-	deps := NewClientset().AppsV1().Deployments("default")
+	deps := newServerLikeClientset().AppsV1().Deployments("default")
 	d, err := deps.Create(ctx, deployment("web", 1), metav1.CreateOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -265,7 +277,7 @@ func TestGenerationFollowsSpec(t *testing.T) {
 
 func TestGenerateName(t *testing.T) {
 	ctx := context.Background()
-	pods := NewClientset().CoreV1().Pods("default")
+	pods := newServerLikeClientset().CoreV1().Pods("default")
 	p := pod("", "")
 	p.GenerateName = "web-"
 	a, err := pods.Create(ctx, p, metav1.CreateOptions{})
@@ -285,7 +297,7 @@ func TestFinalizersHoldDeletion(t *testing.T) {
 	ctx := context.Background()
 	p := pod("p", "")
 	p.Finalizers = []string{"example.com/hold"}
-	pods := NewClientset(p).CoreV1().Pods("default")
+	pods := newServerLikeClientset(p).CoreV1().Pods("default")
 	if err := pods.Delete(ctx, "p", metav1.DeleteOptions{}); err != nil {
 		t.Fatal(err)
 	}
@@ -307,7 +319,7 @@ func TestFinalizersHoldDeletion(t *testing.T) {
 
 func TestWatchFromListResourceVersion(t *testing.T) {
 	ctx := context.Background()
-	pods := NewClientset().CoreV1().Pods("default")
+	pods := newServerLikeClientset().CoreV1().Pods("default")
 	list, err := pods.List(ctx, metav1.ListOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -328,7 +340,7 @@ func TestWatchFromListResourceVersion(t *testing.T) {
 
 func TestFieldSelectorNodeName(t *testing.T) {
 	ctx := context.Background()
-	pods := NewClientset(pod("on-a", "a"), pod("on-b", "b")).CoreV1().Pods("default")
+	pods := newServerLikeClientset(pod("on-a", "a"), pod("on-b", "b")).CoreV1().Pods("default")
 	list, err := pods.List(ctx, metav1.ListOptions{FieldSelector: "spec.nodeName=a"})
 	if err != nil {
 		t.Fatal(err)
@@ -358,7 +370,7 @@ func TestFieldSelectorNodeName(t *testing.T) {
 
 func TestApplyStatusTouchesOnlyStatus(t *testing.T) {
 	ctx := context.Background()
-	deps := NewClientset(deployment("web", 2)).AppsV1().Deployments("default")
+	deps := newServerLikeClientset(deployment("web", 2)).AppsV1().Deployments("default")
 	cfg := applyappsv1.Deployment("web", "default").
 		WithSpec(applyappsv1.DeploymentSpec().WithReplicas(9)).
 		WithStatus(applyappsv1.DeploymentStatus().WithReadyReplicas(2))

@@ -11,6 +11,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/runtime/serializer"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/watch"
 
@@ -33,8 +34,30 @@ func newTestClient() *FakeMetadataClient {
 		widget("other", "c", map[string]string{"app": "web"}))
 }
 
+// newServerLikeTestClient is newTestClient backed by a tracker made by
+// clienttesting.NewServerLikeObjectTracker, the way a test opts in to
+// API-server semantics.
+func newServerLikeTestClient() *FakeMetadataClient {
+	c := NewSimpleMetadataClient(NewTestScheme())
+	tr := clienttesting.NewServerLikeObjectTracker(c.scheme, serializer.NewCodecFactory(c.scheme).UniversalDeserializer())
+	for _, obj := range []runtime.Object{
+		widget("ns", "a", map[string]string{"app": "web"}),
+		widget("ns", "b", map[string]string{"app": "db"}),
+		widget("other", "c", map[string]string{"app": "web"}),
+	} {
+		if err := tr.Add(obj); err != nil {
+			panic(err)
+		}
+	}
+	c.tracker = tr
+	c.ReactionChain, c.WatchReactionChain = nil, nil
+	c.AddReactor("*", "*", clienttesting.ObjectReaction(tr))
+	c.AddWatchReactor("*", c.watchTracker)
+	return c
+}
+
 func TestGetAndList(t *testing.T) {
-	c := newTestClient()
+	c := newServerLikeTestClient()
 	ctx := context.Background()
 	got, err := c.Resource(widgetsGVR).Namespace("ns").Get(ctx, "a", metav1.GetOptions{})
 	if err != nil || got.Name != "a" || got.Labels["app"] != "web" {
@@ -69,7 +92,7 @@ func TestGetAndList(t *testing.T) {
 }
 
 func TestFakeWritesAndWatchFromResourceVersion(t *testing.T) {
-	c := newTestClient()
+	c := newServerLikeTestClient()
 	ctx := context.Background()
 	widgets := c.Resource(widgetsGVR).Namespace("ns")
 	writer := widgets.(MetadataClient)

@@ -113,7 +113,7 @@ func NewCandidate(clientset kubernetes.Interface,
 			return client.Watch(ctx, opts)
 		},
 	}
-	informer := cache.NewSharedIndexInformer(lw, &v1beta1.LeaseCandidate{}, candidateResync, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})
+	informer := cache.NewSharedIndexInformer(cache.ToListWatcherWithWatchListSemantics(lw, clientset), &v1beta1.LeaseCandidate{}, candidateResync, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})
 
 	lc := &LeaseCandidate{
 		client:           client,

@@ -10,10 +10,13 @@ import (
 
 	v1 "k8s.io/api/coordination/v1"
 	v1beta1 "k8s.io/api/coordination/v1beta1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/wait"
 
 	"github.com/kubeclient/client-go/kubernetes"
+	"github.com/kubeclient/client-go/kubernetes/fake"
 	"github.com/kubeclient/client-go/rest"
 )
 
@@ -95,5 +98,31 @@ func TestLeaseCandidateCreatesItself(t *testing.T) {
 		if !ok {
 			t.Errorf("cache for %v did not sync", typ)
 		}
+	}
+}
+
+// TestLeaseCandidateWithFakeClientset runs a LeaseCandidate on a fake
+// clientset, which serves no watch-list streams: the candidate's informer
+// must list and watch instead of waiting for an initial-events bookmark.
+func TestLeaseCandidateWithFakeClientset(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cs := fake.NewSimpleClientset()
+	lc, _, err := NewCandidate(cs, "ns", "me", "kube-scheduler", "1.37.2", "1.37.0", v1.OldestEmulationVersion)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { defer close(done); lc.Run(ctx) }()
+	defer func() { cancel(); <-done }()
+	err = wait.PollUntilContextTimeout(ctx, 50*time.Millisecond, 20*time.Second, true, func(ctx context.Context) (bool, error) {
+		got, err := cs.CoordinationV1beta1().LeaseCandidates("ns").Get(ctx, "me", metav1.GetOptions{})
+		if apierrors.IsNotFound(err) {
+			return false, nil
+		}
+		return err == nil && got.Spec.RenewTime != nil && got.Spec.LeaseName == "kube-scheduler", err
+	})
+	if err != nil {
+		t.Fatalf("the candidate never created its LeaseCandidate: %v", err)
 	}
 }

@@ -16,9 +16,12 @@ import (
 	certificatesv1 "k8s.io/api/certificates/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/watch"
 
 	"github.com/kubeclient/client-go/kubernetes/fake"
+	clienttesting "github.com/kubeclient/client-go/testing"
 	"github.com/kubeclient/client-go/util/cert"
 )
 
@@ -112,6 +115,16 @@ func TestRequestAndWaitForCertificate(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	client := fake.NewClientset()
+	// The fake stores objects as given, like client-go's; play the API
+	// server's part of resolving generateName and assigning a uid.
+	client.PrependReactor("create", "certificatesigningrequests", func(action clienttesting.Action) (bool, runtime.Object, error) {
+		req := action.(clienttesting.CreateAction).GetObject().(*certificatesv1.CertificateSigningRequest)
+		if req.Name == "" {
+			req.Name = req.GenerateName + "x7k2q"
+		}
+		req.UID = "uid-" + types.UID(req.Name)
+		return false, nil, nil
+	})
 	signer(t, ctx, client, false)
 
 	key := newKey(t)

@@ -10,7 +10,7 @@ import (
 // (its scheme and AddToScheme) and clientset_generated.go.
 func generateClientset(u *model.Universe, l layout.Layout, out *gofile.Output) error {
 	rel := FakeClientsetRel(l)
-	doc := "Package fake holds an in-memory Clientset for tests. Its clients record\nevery call as an action and answer from an ObjectTracker that behaves like a\nsmall API server: resource versions, conflicts, generateName, finalizers,\nselectors, watches and, with NewClientset, server-side apply."
+	doc := "Package fake holds an in-memory Clientset for tests. Its clients record\nevery call as an action and answer from an ObjectTracker that stores objects\nexactly as given, like client-go's; NewClientset adds managed fields and\nserver-side apply. Trackers with API-server semantics (resource versions,\nconflicts, generateName, finalizers, selectors) are available in package\ntesting as NewServerLikeObjectTracker and\nNewServerLikeFieldManagedObjectTracker."
 	if err := out.Add(rel, "doc.go", gofile.NewWithDoc("fake", doc)); err != nil {
 		return err
 	}
