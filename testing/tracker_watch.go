@@ -2,6 +2,7 @@ package testing
 
 import (
 	"fmt"
+	"math"
 	"reflect"
 	"strconv"
 	"sync"
@@ -69,16 +70,7 @@ func (t *tracker) Watch(gvr schema.GroupVersionResource, ns string, opts ...meta
 	w := newTrackerWatcher(sel)
 	switch {
 	case from == -1:
-		var current []runtime.Object
-		for _, so := range s.objects {
-			if sel.matches(so.obj) {
-				current = append(current, so.obj)
-			}
-		}
-		sortObjects(current)
-		for _, obj := range current {
-			w.enqueue(watch.Event{Type: watch.Added, Object: obj.DeepCopyObject()})
-		}
+		w.enqueueStored(s, math.MinInt64)
 		if streaming && o.AllowWatchBookmarks {
 			w.enqueue(watch.Event{Type: watch.Bookmark, Object: t.initialEventsEnd(gvr, s)})
 		}
@@ -92,13 +84,7 @@ func (t *tracker) Watch(gvr schema.GroupVersionResource, ns string, opts ...meta
 			}
 		}
 	}
-	w.onStop = func() {
-		t.mu.Lock()
-		delete(s.watchers, w)
-		t.mu.Unlock()
-	}
-	s.watchers[w] = struct{}{}
-	go w.run()
+	t.start(s, w)
 	return w, nil
 }
 
@@ -118,17 +104,31 @@ func (t *tracker) watchPlain(gvr schema.GroupVersionResource, ns string, hasOpts
 	s := t.store(gvr)
 	w := newTrackerWatcher(sel)
 	if hasOpts {
-		var current []runtime.Object
-		for _, so := range s.objects {
-			if so.rev > from && sel.matches(so.obj) {
-				current = append(current, so.obj)
-			}
-		}
-		sortObjects(current)
-		for _, obj := range current {
-			w.enqueue(watch.Event{Type: watch.Added, Object: obj.DeepCopyObject()})
+		w.enqueueStored(s, from)
+	}
+	t.start(s, w)
+	return w, nil
+}
+
+// enqueueStored queues an ADDED event, in sortObjects order, for every
+// object of s that w's selector matches and that was written after
+// revision after. The tracker lock must be held.
+func (w *trackerWatcher) enqueueStored(s *resourceStore, after int64) {
+	var current []runtime.Object
+	for _, so := range s.objects {
+		if so.rev > after && w.sel.matches(so.obj) {
+			current = append(current, so.obj)
 		}
 	}
+	sortObjects(current)
+	for _, obj := range current {
+		w.enqueue(watch.Event{Type: watch.Added, Object: obj.DeepCopyObject()})
+	}
+}
+
+// start registers w with s, to be removed when w stops, and starts its
+// run goroutine. The tracker lock must be held.
+func (t *tracker) start(s *resourceStore, w *trackerWatcher) {
 	w.onStop = func() {
 		t.mu.Lock()
 		delete(s.watchers, w)
@@ -136,7 +136,6 @@ func (t *tracker) watchPlain(gvr schema.GroupVersionResource, ns string, hasOpts
 	}
 	s.watchers[w] = struct{}{}
 	go w.run()
-	return w, nil
 }
 
 // trackerWatcher is one open watch. Writers append to its queue under the

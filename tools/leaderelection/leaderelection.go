@@ -394,11 +394,11 @@ func (le *LeaderElector) untilObservedExpiry() (d time.Duration, ok bool) {
 		return 0, false
 	}
 	expiry := le.observedTime.Add(time.Duration(r.LeaseDurationSeconds) * time.Second)
-	d = le.clock.Since(expiry)
-	if d > 0 {
+	d = expiry.Sub(le.clock.Now())
+	if d < 0 {
 		return 0, false
 	}
-	return -d + time.Millisecond, true
+	return d + time.Millisecond, true
 }
 
 // setObservedRecord stores record as observed now.
