@@ -12,4 +12,6 @@
 // Every interface comes in two flavours: the original one, and a
 // ...WithContext one whose methods take a context. The To...WithContext
 // functions adapt the former to the latter.
+//
+// Layer 4 (object clients) of kubeclient; see the README's Layers section.
 package discovery

@@ -11,4 +11,6 @@
 // Subpackages add a fake for tests (fake), shared informers that cache
 // unstructured objects (dynamicinformer) and listers over those caches
 // (dynamiclister).
+//
+// Layer 4 (object clients) of kubeclient; see the README's Layers section.
 package dynamic

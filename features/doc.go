@@ -7,4 +7,6 @@
 // register the library's gates in their registry with
 // AddFeaturesToExistingFeatureGates and then hand that registry over with
 // ReplaceFeatureGates.
+//
+// Layer 1 (configuration) of kubeclient; see the README's Layers section.
 package features

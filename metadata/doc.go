@@ -12,4 +12,6 @@
 // Subpackages add a fake for tests (fake), shared informers that cache
 // metadata only (metadatainformer) and listers over those caches
 // (metadatalister).
+//
+// Layer 4 (object clients) of kubeclient; see the README's Layers section.
 package metadata

@@ -5,4 +5,6 @@
 // lazily from a cached discovery client and rebuilds it when a lookup misses
 // on stale data, NewShortcutExpander resolves short names such as "deploy",
 // and the category expanders resolve categories such as "all".
+//
+// Layer 4 (object clients) of kubeclient; see the README's Layers section.
 package restmapper

@@ -4,4 +4,6 @@
 // (autoscaling/v1, extensions/v1beta1, apps/v1beta1, apps/v1beta2); the client
 // converts whichever arrives to autoscaling/v1.Scale, and sends updates in the
 // version discovery says the resource expects.
+//
+// Layer 4 (object clients) of kubeclient; see the README's Layers section.
 package scale

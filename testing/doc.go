@@ -37,4 +37,6 @@
 // subresource from spec.replicas, and pod evictions and bindings delete
 // and assign pods. Objects given to Add (the fixtures of a fake clientset)
 // are always stored as they are.
+//
+// Layer 4 (object clients: the fakes) of kubeclient; see the README's Layers section.
 package testing

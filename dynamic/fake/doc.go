@@ -10,4 +10,6 @@
 // can intercept any verb, and replacing the reaction chains with
 // testing.ObjectReaction over testing.NewServerLikeObjectTracker opts in to
 // API-server semantics.
+//
+// Layer 4 (object clients) of kubeclient; see the README's Layers section.
 package fake

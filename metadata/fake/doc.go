@@ -8,4 +8,6 @@
 // no create or update, the resource clients of the fake also implement
 // MetadataClient, whose CreateFake and UpdateFake let tests change the
 // stored objects through the client.
+//
+// Layer 4 (object clients) of kubeclient; see the README's Layers section.
 package fake

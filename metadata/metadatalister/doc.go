@@ -4,4 +4,6 @@
 //
 // Objects returned by a lister are the cache's own: callers must not modify
 // them (copy with DeepCopy first).
+//
+// Layer 4 (object clients) of kubeclient; see the README's Layers section.
 package metadatalister

@@ -7,4 +7,6 @@
 //	    -X github.com/kubeclient/client-go/pkg/version.gitCommit=$(git rev-parse HEAD)"
 //
 // Without such flags the placeholders below are reported.
+//
+// Layer 1 (configuration) of kubeclient; see the README's Layers section.
 package version

@@ -10,4 +10,6 @@
 //		return err
 //	}
 //	cfg, err := info.MergeWithConfig(rest.Config{Host: "https://example.com:6443"})
+//
+// Layer 1 (configuration) of kubeclient; see the README's Layers section.
 package auth

@@ -3,4 +3,6 @@
 // EventSink, and folds repeats of the same event (same object, reason,
 // action, type and reporter) into one Event with a Series whose count the
 // broadcaster keeps up to date and finishes once the repeats stop.
+//
+// Layer 5 (controller machinery) of kubeclient; see the README's Layers section.
 package events

@@ -11,4 +11,6 @@
 //
 // The package does not fence: code guarded by leadership must tolerate a
 // short window in which a deposed leader has not yet noticed.
+//
+// Layer 5 (controller machinery) of kubeclient; see the README's Layers section.
 package leaderelection

@@ -2,4 +2,6 @@
 // interfaces with no-op defaults. A metrics backend (for example a
 // Prometheus adapter) installs real implementations once, at start-up,
 // through Register.
+//
+// Layer 3 (REST client) of kubeclient; see the README's Layers section.
 package metrics

@@ -4,4 +4,6 @@
 // portforward.k8s.io. The upgrade is SPDY (transport/spdy) or SPDY tunneled
 // through a WebSocket (NewSPDYOverWebsocketDialer), and NewFallbackDialer
 // tries one and then the other.
+//
+// Layer 4 (object clients) of kubeclient; see the README's Layers section.
 package portforward

@@ -3,4 +3,6 @@
 // sinks, and the EventCorrelator in front of a sink counts repeats,
 // aggregates similar events and rate-limits spammy sources so that the API
 // server is not flooded.
+//
+// Layer 5 (controller machinery) of kubeclient; see the README's Layers section.
 package record

@@ -5,4 +5,6 @@
 // transport/websocket), and reports the remote exit status as an
 // util/exec.CodeExitError. NewFallbackExecutor tries WebSocket first and
 // falls back to SPDY when the upgrade is refused.
+//
+// Layer 4 (object clients) of kubeclient; see the README's Layers section.
 package remotecommand

@@ -4,4 +4,6 @@
 // CertificateSigningRequest when 70-90% of the current one's lifetime has
 // passed, persisting each new pair in a Store such as the one NewFileStore
 // returns.
+//
+// Layer 5 (controller machinery) of kubeclient; see the README's Layers section.
 package certificate

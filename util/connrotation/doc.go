@@ -4,4 +4,6 @@
 // Closing every connection forces clients to reconnect, which is how
 // rotated credentials (for example a renewed client certificate) take
 // effect on long-lived connections that cannot re-authenticate in place.
+//
+// Layer 2 (transport) of kubeclient; see the README's Layers section.
 package connrotation

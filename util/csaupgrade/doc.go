@@ -3,4 +3,6 @@
 // apply manager (operation Apply), so that an object managed with
 // "kubectl apply" can be managed with server-side apply afterwards without
 // conflicts or orphaned fields.
+//
+// Layer 4 (object clients) of kubeclient; see the README's Layers section.
 package csaupgrade

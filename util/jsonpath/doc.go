@@ -6,4 +6,6 @@
 // and {range .items[*]}...{end} repeats the enclosed template for each result.
 // Parser turns the text into a tree of Nodes; JSONPath evaluates that tree
 // against Go values (typed API objects or decoded JSON) and prints the results.
+//
+// Layer 4 (object clients) of kubeclient; see the README's Layers section.
 package jsonpath

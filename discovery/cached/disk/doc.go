@@ -8,4 +8,6 @@
 // an HTTP cache in front of the server (see newCacheRoundTripper), which
 // stores responses on disk and revalidates them with If-None-Match or
 // If-Modified-Since; the OpenAPI v3 documents are cached that way.
+//
+// Layer 4 (object clients) of kubeclient; see the README's Layers section.
 package disk

@@ -8,4 +8,6 @@
 // Group-versions that failed with a transient error (a 5xx or 429 status, a
 // refused or reset connection, a cancelled context) are fetched again when
 // asked for; other failures stay cached until Invalidate.
+//
+// Layer 4 (object clients) of kubeclient; see the README's Layers section.
 package memory

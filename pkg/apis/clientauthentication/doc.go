@@ -4,4 +4,6 @@
 // and v1beta1 sub-packages are the wire versions.
 //
 // +groupName=client.authentication.k8s.io
+//
+// Layer 1 (configuration) of kubeclient; see the README's Layers section.
 package clientauthentication

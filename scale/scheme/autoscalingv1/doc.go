@@ -1,3 +1,5 @@
 // Package autoscalingv1 registers the autoscaling/v1 Scale with a scheme together with its
 // conversions to and from the internal scheme.Scale.
+//
+// Layer 4 (object clients) of kubeclient; see the README's Layers section.
 package autoscalingv1

@@ -1,4 +1,6 @@
 // Package extensionsint registers the internal Scale under the internal version of
 // the extensions API group. It declares no types of its own: the registration only
 // lets runtime.Scheme convert a extensions Scale through the internal form.
+//
+// Layer 4 (object clients) of kubeclient; see the README's Layers section.
 package extensionsint

@@ -1,7 +1,3 @@
-// Package internal holds the events.k8s.io recorder interfaces shared by
-// tools/events and tools/record. It exists to break an import cycle:
-// record's adapter implements these interfaces while events' broadcaster
-// adapter builds on record.
 package internal
 
 import (

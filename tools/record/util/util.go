@@ -1,4 +1,3 @@
-// Package util holds small helpers shared by the event recorders.
 package util
 
 import (

@@ -6,4 +6,6 @@
 // immutable group-version documents validated by ETag. It counts requests
 // per path and can fail or hold chosen paths. It serves the tests of the
 // discovery caches.
+//
+// Layer 4 (object clients) of kubeclient; see the README's Layers section.
 package apiservertest

@@ -1,5 +1,3 @@
-// Package install registers every version of the
-// client.authentication.k8s.io API group with a scheme.
 package install
 
 import (

@@ -3,4 +3,6 @@
 // prints on its standard output.
 //
 // +groupName=client.authentication.k8s.io
+//
+// Layer 1 (configuration) of kubeclient; see the README's Layers section.
 package v1

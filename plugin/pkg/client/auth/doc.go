@@ -5,4 +5,6 @@
 //
 // and kubeconfig users with an auth-provider stanza (oidc, or the removed
 // azure and gcp providers, which then explain what replaced them) work.
+//
+// Layer 1 (configuration) of kubeclient; see the README's Layers section.
 package auth

@@ -4,4 +4,6 @@
 // client certificate. The Authenticator runs the command when credentials
 // are first needed, caches them until they expire or the server answers 401,
 // and plugs them into a transport.Config.
+//
+// Layer 1 (configuration) of kubeclient; see the README's Layers section.
 package exec

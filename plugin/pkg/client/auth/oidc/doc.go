@@ -3,4 +3,6 @@
 // one from the identity provider with the refresh-token, using the token
 // endpoint advertised at <idp-issuer-url>/.well-known/openid-configuration.
 // Refreshed tokens are written back through the AuthProviderConfigPersister.
+//
+// Layer 1 (configuration) of kubeclient; see the README's Layers section.
 package oidc
