@@ -5,5 +5,6 @@
 // are first needed, caches them until they expire or the server answers 401,
 // and plugs them into a transport.Config.
 //
-// Layer 1 (configuration) of kubeclient; see the README's Layers section.
+// Layer 1 (configuration) of kubeclient, with the exception the README names:
+// its round tripper wraps requests with transport (layer 2) helpers.
 package exec

@@ -2,5 +2,6 @@
 // was removed from client-go; using it fails with an error that points to
 // its replacement, the gke-gcloud-auth-plugin credential plugin.
 //
-// Layer 1 (configuration) of kubeclient; see the README's Layers section.
+// Layer 1 (configuration) of kubeclient, with the exception the README names:
+// it imports rest (layer 3) to register itself where rest.Config finds auth providers.
 package gcp

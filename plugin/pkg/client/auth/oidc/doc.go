@@ -4,5 +4,6 @@
 // endpoint advertised at <idp-issuer-url>/.well-known/openid-configuration.
 // Refreshed tokens are written back through the AuthProviderConfigPersister.
 //
-// Layer 1 (configuration) of kubeclient; see the README's Layers section.
+// Layer 1 (configuration) of kubeclient, with the exception the README names:
+// it imports rest (layer 3) to register itself where rest.Config finds auth providers.
 package oidc
