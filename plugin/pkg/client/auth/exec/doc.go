@@ -4,4 +4,12 @@
 // client certificate. The Authenticator runs the command when credentials
 // are first needed, caches them until they expire or the server answers 401,
 // and plugs them into a transport.Config.
+//
+// Unlike client-go, a request waits for the plugin only as long as its
+// context allows: when the context ends the request fails with the
+// context's error at once. Concurrent requests share one plugin run; the
+// run is killed when no request waits for it any more (see refresh.go).
+//
+// Layer: an authentication plugin of transport; it imports transport and
+// tools/clientcmd/api, never rest.
 package exec
