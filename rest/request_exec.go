@@ -234,6 +234,13 @@ func (r *Request) Stream(ctx context.Context) (io.ReadCloser, error) {
 // events, decoded with the stream decoder negotiated for the response's
 // Content-Type. Watches are not rate limited. Events that cannot be decoded
 // end the watch with a watch.Error event carrying a metav1.Status.
+//
+// A stream that ends between events ends the watch normally: the result
+// channel closes. A JSON or protobuf stream that ends, or whose connection
+// breaks, in the middle of an event is different (client-go ends it
+// silently): the watch delivers a watch.Error event whose metav1.Status has
+// reason InternalError and a message saying the stream was cut mid-event,
+// then the channel closes.
 func (r *Request) Watch(ctx context.Context) (watch.Interface, error) {
 	if r.body == nil {
 		logBody(klog.FromContext(ctx), "Request Body", r.bodyBytes)
@@ -304,7 +311,11 @@ func (r *Request) newStreamWatcher(ctx context.Context, resp *http.Response) (wa
 	}
 	handleWarnings(ctx, resp.Header, r.warningHandler)
 
-	frames := framer.NewFrameReader(resp.Body)
+	body := resp.Body
+	if scanner := frameScannerFor(mediaType); scanner != nil {
+		body = &cutDetectingBody{body: body, frames: scanner}
+	}
+	frames := framer.NewFrameReader(body)
 	events := streaming.NewDecoder(frames, streamSerializer)
 	return watch.NewStreamWatcherWithLogger(
 		logger,
