@@ -35,6 +35,8 @@ func TestConfigPrintingRedactsEverywhere(t *testing.T) {
 		"KeyData":             "private-key-bytes",
 		"CertData":            "client-cert-bytes",
 		"ExecProvider.Config": "exec-config-secret",
+		"ExecProvider.Env":    "exec-env-secret",
+		"AuthProvider.Config": "auth-provider-id-token",
 	}
 	cfg := Config{
 		Host:        "https://example.com",
@@ -43,8 +45,10 @@ func TestConfigPrintingRedactsEverywhere(t *testing.T) {
 		BearerToken: secrets["BearerToken"],
 		ExecProvider: &clientcmdapi.ExecConfig{
 			Command: "get-token",
+			Env:     []clientcmdapi.ExecEnvVar{{Name: "TOKEN", Value: secrets["ExecProvider.Env"]}},
 			Config:  &corev1.ConfigMap{Data: map[string]string{"k": secrets["ExecProvider.Config"]}},
 		},
+		AuthProvider: &clientcmdapi.AuthProviderConfig{Name: "oidc", Config: map[string]string{"id-token": secrets["AuthProvider.Config"]}},
 		AuthConfigPersister: &fakePersister{},
 		TLSClientConfig: TLSClientConfig{
 			CertData: []byte(secrets["CertData"]),
