@@ -83,21 +83,16 @@ type RESTClient struct {
 func NewRESTClient(baseURL *url.URL, versionedAPIPath string, config ClientContentConfig, rateLimiter flowcontrol.RateLimiter, client *http.Client) (*RESTClient, error) {
 	metrics.EnsureRegistered()
 
+	// Requests resolve their paths below base, which therefore ends in a
+	// slash and carries no query or fragment.
 	base := *baseURL
-	if !strings.HasSuffix(base.Path, "/") {
-		base.Path += "/"
-	}
-	base.RawQuery = ""
-	base.Fragment = ""
+	base.Path = strings.TrimSuffix(base.Path, "/") + "/"
+	base.RawQuery, base.Fragment = "", ""
 
-	return &RESTClient{
-		base:             &base,
-		versionedAPIPath: versionedAPIPath,
-		content:          &contentConfigProvider{base: adjustContentConfigForCBOR(config)},
-		newBackoff:       backoffFromEnvironment,
-		rateLimiter:      rateLimiter,
-		Client:           client,
-	}, nil
+	c := &RESTClient{base: &base, versionedAPIPath: versionedAPIPath, rateLimiter: rateLimiter, Client: client}
+	c.content = &contentConfigProvider{base: adjustContentConfigForCBOR(config)}
+	c.newBackoff = backoffFromEnvironment
+	return c, nil
 }
 
 // GetRateLimiter returns the client's rate limiter; nil for a nil client.

@@ -3,7 +3,6 @@ package rest
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net"
 	"net/http"
 	"net/url"
@@ -166,82 +165,6 @@ type ContentConfig struct {
 	NegotiatedSerializer runtime.NegotiatedSerializer
 }
 
-const redacted = "--- REDACTED ---"
-
-var (
-	_ fmt.Stringer   = new(Config)
-	_ fmt.GoStringer = new(Config)
-	_ fmt.Stringer   = TLSClientConfig{}
-	_ fmt.GoStringer = TLSClientConfig{}
-)
-
-// configForPrinting has Config's fields but none of its methods, so that
-// formatting it with %#v does not recurse into String.
-type configForPrinting *Config
-
-// redactedPersister stands in for an AuthProviderConfigPersister when a
-// Config is printed.
-type redactedPersister struct{ AuthProviderConfigPersister }
-
-func (redactedPersister) String() string {
-	return "rest.AuthProviderConfigPersister(" + redacted + ")"
-}
-
-func (p redactedPersister) GoString() string { return p.String() }
-
-// redactedObject stands in for the exec plugin's free-form configuration
-// when a Config is printed.
-type redactedObject struct{ runtime.Object }
-
-func (redactedObject) String() string { return "runtime.Object(" + redacted + ")" }
-
-func (o redactedObject) GoString() string { return o.String() }
-
-// String prints the Config with the password, bearer token, key data,
-// persister and exec plugin configuration hidden, so a Config can be logged.
-func (c *Config) String() string {
-	if c == nil {
-		return "<nil>"
-	}
-	cp := CopyConfig(c)
-	if cp.Password != "" {
-		cp.Password = redacted
-	}
-	if cp.BearerToken != "" {
-		cp.BearerToken = redacted
-	}
-	if cp.AuthConfigPersister != nil {
-		cp.AuthConfigPersister = redactedPersister{cp.AuthConfigPersister}
-	}
-	if cp.ExecProvider != nil && cp.ExecProvider.Config != nil {
-		cp.ExecProvider.Config = redactedObject{cp.ExecProvider.Config}
-	}
-	return fmt.Sprintf("%#v", configForPrinting(cp))
-}
-
-// GoString is String: it keeps %#v from leaking secrets.
-func (c *Config) GoString() string { return c.String() }
-
-// sanitizedTLSClientConfig has TLSClientConfig's fields without its methods; its
-// name shows in the printed form, as in client-go.
-type sanitizedTLSClientConfig TLSClientConfig
-
-// String prints the TLS settings with the key redacted and the certificate
-// elided.
-func (c TLSClientConfig) String() string {
-	p := sanitizedTLSClientConfig(c)
-	if len(p.CertData) != 0 {
-		p.CertData = []byte("--- TRUNCATED ---")
-	}
-	if len(p.KeyData) != 0 {
-		p.KeyData = []byte(redacted)
-	}
-	return fmt.Sprintf("%#v", p)
-}
-
-// GoString is String: it keeps %#v from leaking the key.
-func (c TLSClientConfig) GoString() string { return c.String() }
-
 // DeepCopyInto copies the receiver into out, duplicating every slice.
 func (in *TLSClientConfig) DeepCopyInto(out *TLSClientConfig) {
 	*out = *in
@@ -273,40 +196,15 @@ func cloneBytes(b []byte) []byte {
 // CopyConfig returns a copy of config. Slices, maps and pointers other than
 // the exec plugin's configuration object are shared with the original.
 func CopyConfig(config *Config) *Config {
-	c := &Config{
-		Host:                      config.Host,
-		APIPath:                   config.APIPath,
-		ContentConfig:             config.ContentConfig,
-		Username:                  config.Username,
-		Password:                  config.Password,
-		BearerToken:               config.BearerToken,
-		BearerTokenFile:           config.BearerTokenFile,
-		Impersonate:               config.Impersonate,
-		AuthProvider:              config.AuthProvider,
-		AuthConfigPersister:       config.AuthConfigPersister,
-		ExecProvider:              config.ExecProvider,
-		TLSClientConfig:           config.TLSClientConfig,
-		UserAgent:                 config.UserAgent,
-		DisableCompression:        config.DisableCompression,
-		Transport:                 config.Transport,
-		WrapTransport:             config.WrapTransport,
-		QPS:                       config.QPS,
-		Burst:                     config.Burst,
-		RateLimiter:               config.RateLimiter,
-		WarningHandler:            config.WarningHandler,
-		WarningHandlerWithContext: config.WarningHandlerWithContext,
-		Timeout:                   config.Timeout,
-		Dial:                      config.Dial,
-		Proxy:                     config.Proxy,
-	}
-	if config.ExecProvider != nil && config.ExecProvider.Config != nil {
-		// Give the copy its own ExecConfig so replacing the plugin's
+	c := *config
+	if exec := config.ExecProvider; exec != nil && exec.Config != nil {
+		// The copy gets its own ExecConfig so that replacing the plugin's
 		// configuration object never reaches the original.
-		exec := *config.ExecProvider
-		exec.Config = config.ExecProvider.Config.DeepCopyObject()
-		c.ExecProvider = &exec
+		own := *exec
+		own.Config = exec.Config.DeepCopyObject()
+		c.ExecProvider = &own
 	}
-	return c
+	return &c
 }
 
 // AnonymousClientConfig returns a copy of config that keeps how to reach and
@@ -314,26 +212,21 @@ func CopyConfig(config *Config) *Config {
 // basic auth, impersonation, auth and exec providers) and every custom
 // transport.
 func AnonymousClientConfig(config *Config) *Config {
-	return &Config{
-		Host:          config.Host,
-		APIPath:       config.APIPath,
-		ContentConfig: config.ContentConfig,
-		TLSClientConfig: TLSClientConfig{
-			Insecure:   config.Insecure,
-			ServerName: config.ServerName,
-			CAFile:     config.CAFile,
-			CAData:     config.CAData,
-			NextProtos: config.NextProtos,
-		},
-		RateLimiter:               config.RateLimiter,
-		WarningHandler:            config.WarningHandler,
-		WarningHandlerWithContext: config.WarningHandlerWithContext,
-		UserAgent:                 config.UserAgent,
-		DisableCompression:        config.DisableCompression,
-		QPS:                       config.QPS,
-		Burst:                     config.Burst,
-		Timeout:                   config.Timeout,
-		Dial:                      config.Dial,
-		Proxy:                     config.Proxy,
+	c := *config
+	// Who the client is: all of it goes.
+	c.Username, c.Password = "", ""
+	c.BearerToken, c.BearerTokenFile = "", ""
+	c.Impersonate = ImpersonationConfig{}
+	c.AuthProvider, c.AuthConfigPersister, c.ExecProvider = nil, nil, nil
+	// A custom transport may carry credentials of its own.
+	c.Transport, c.WrapTransport = nil, nil
+	// Of the TLS settings only those that verify the server stay.
+	c.TLSClientConfig = TLSClientConfig{
+		Insecure:   config.Insecure,
+		ServerName: config.ServerName,
+		CAFile:     config.CAFile,
+		CAData:     config.CAData,
+		NextProtos: config.NextProtos,
 	}
+	return &c
 }

@@ -5,13 +5,14 @@ import (
 	"net/http"
 	"net/url"
 
+	"github.com/kubeclient/client-go/internal/tlsfiles"
 	clientauthenticationapi "github.com/kubeclient/client-go/pkg/apis/clientauthentication"
 )
 
 // ConfigToExecCluster describes the cluster of config the way exec
 // credential plugins receive it (ExecCredential.Spec.Cluster).
 func ConfigToExecCluster(config *Config) (*clientauthenticationapi.Cluster, error) {
-	caData, err := dataFromSliceOrFile(config.CAData, config.CAFile)
+	caData, err := tlsfiles.Read(config.CAData, config.CAFile)
 	if err != nil {
 		return nil, fmt.Errorf("failed to load CA bundle for execProvider: %v", err)
 	}

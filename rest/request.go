@@ -4,11 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/url"
-	"os"
 	"path"
-	"reflect"
 	"strings"
 	"time"
 
@@ -38,74 +37,69 @@ const defaultMaxRetries = 10
 type Request struct {
 	c *RESTClient
 
-	warningHandler WarningHandlerWithContext
-	rateLimiter    flowcontrol.RateLimiter
-	backoff        BackoffManagerWithContext
-	timeout        time.Duration
-	maxRetries     int
-	retryFn        requestRetryFunc
-
-	verb       string
-	pathPrefix string
-	subpath    string
-	params     url.Values
-	headers    http.Header
-
-	// Kubernetes path parts: [namespaces/<namespace>/]<resource>[/<name>[/<subresource>]]
+	// Where the request goes: the method, then the URL as pathPrefix,
+	// the Kubernetes path parts ([namespaces/<namespace>/]<resource>
+	// [/<name>[/<subresource>]]), subpath and params.
+	verb         string
+	pathPrefix   string
 	namespace    string
 	namespaceSet bool
 	resource     string
 	resourceName string
 	subresource  string
+	subpath      string
+	params       url.Values
 
-	// err is the first builder error.
-	err error
-
-	// body is a caller-supplied stream, sent once and never retried;
-	// bodyBytes is a body that can be sent again on every attempt. At most
-	// one of them is set.
+	// What it sends: headers and a body. body is a caller-supplied stream,
+	// sent once and never retried; bodyBytes is a body that can be sent
+	// again on every attempt. At most one of them is set.
+	headers   http.Header
 	body      io.Reader
 	bodyBytes []byte
 
-	contentConfig ClientContentConfig
-	// contentTypeDefaulted tells whether the client configured no content
-	// type, which lets UseProtobufAsDefault switch to protobuf.
+	// How the body and the response are encoded. contentTypeDefaulted
+	// tells whether the client configured no content type, which lets
+	// UseProtobufAsDefault switch to protobuf.
+	contentConfig        ClientContentConfig
 	contentTypeDefaulted bool
+
+	// How it is run: pacing, time limit, retries and warnings.
+	rateLimiter    flowcontrol.RateLimiter
+	backoff        BackoffManagerWithContext
+	timeout        time.Duration
+	maxRetries     int
+	retryFn        requestRetryFunc
+	warningHandler WarningHandlerWithContext
+
+	// err is the first builder error.
+	err error
 }
 
 // NewRequest starts a request on c.
 func NewRequest(c *RESTClient) *Request {
-	var backoff BackoffManagerWithContext
-	if c.newBackoff != nil {
-		backoff = c.newBackoff()
-	}
-	if backoff == nil {
-		backoff = &NoBackoff{}
-	}
-
-	prefix := path.Join("/", c.versionedAPIPath)
-	if c.base != nil {
-		prefix = path.Join("/", c.base.Path, c.versionedAPIPath)
-	}
-
-	var timeout time.Duration
-	if c.Client != nil {
-		timeout = c.Client.Timeout
-	}
-
 	content, defaulted := c.content.forNewRequest()
-
 	r := &Request{
 		c:                    c,
-		rateLimiter:          c.rateLimiter,
-		backoff:              backoff,
-		timeout:              timeout,
-		pathPrefix:           prefix,
-		maxRetries:           defaultMaxRetries,
-		retryFn:              defaultRequestRetryFn,
-		warningHandler:       c.warningHandler,
 		contentConfig:        content,
 		contentTypeDefaulted: defaulted,
+		warningHandler:       c.warningHandler,
+		rateLimiter:          c.rateLimiter,
+		retryFn:              defaultRequestRetryFn,
+		maxRetries:           defaultMaxRetries,
+		backoff:              &NoBackoff{},
+		pathPrefix:           path.Join("/", c.versionedAPIPath),
+	}
+	if c.base != nil {
+		r.pathPrefix = path.Join("/", c.base.Path, c.versionedAPIPath)
+	}
+	if c.Client != nil {
+		// The client's timeout also bounds the request's retries.
+		r.timeout = c.Client.Timeout
+	}
+	if c.newBackoff != nil {
+		if manager := c.newBackoff(); manager != nil {
+			r.backoff = manager
+		}
 	}
 	r.setAcceptHeader()
 	return r
@@ -330,23 +324,28 @@ func (r *Request) AbsPath(segments ...string) *Request {
 // RequestURI replaces the path and query parameters with those of uri, a
 // server-relative URI.
 func (r *Request) RequestURI(uri string) *Request {
-	if r.err != nil {
-		return r
-	}
-	u, err := url.Parse(uri)
-	if err != nil {
-		r.err = err
-		return r
-	}
-	r.AbsPath(u.Path)
-	query := u.Query()
-	if len(query) == 0 {
+	return r.step(func() error {
+		u, err := url.Parse(uri)
+		if err != nil {
+			return err
+		}
+		r.AbsPath(u.Path)
+		// The query replaces all parameters; no query leaves none (nil).
 		r.params = nil
-		return r
-	}
-	r.params = make(url.Values, len(query))
-	for k, v := range query {
-		r.params[k] = v
+		if query := u.Query(); len(query) > 0 {
+			r.params = maps.Clone(query)
+		}
+		return nil
+	})
+}
+
+// step runs one builder step unless an earlier one failed; an error it
+// returns becomes the request's error.
+func (r *Request) step(apply func() error) *Request {
+	if r.err == nil {
+		if err := apply(); err != nil && r.err == nil {
+			r.err = err
+		}
 	}
 	return r
 }
@@ -376,20 +375,18 @@ func (r *Request) VersionedParams(obj runtime.Object, codec runtime.ParameterCod
 
 // SpecificallyVersionedParams is VersionedParams converting to version.
 func (r *Request) SpecificallyVersionedParams(obj runtime.Object, codec runtime.ParameterCodec, version schema.GroupVersion) *Request {
-	if r.err != nil {
-		return r
-	}
-	params, err := codec.EncodeParameters(obj, version)
-	if err != nil {
-		r.err = err
-		return r
-	}
-	for name, values := range params {
-		for _, v := range values {
-			r.addParam(name, v)
+	return r.step(func() error {
+		params, err := codec.EncodeParameters(obj, version)
+		if err != nil {
+			return err
 		}
-	}
-	return r
+		for name, values := range params {
+			for _, v := range values {
+				r.addParam(name, v)
+			}
+		}
+		return nil
+	})
 }
 
 // SetHeader sets a header to values, replacing earlier values.
@@ -419,56 +416,6 @@ func (r *Request) Timeout(d time.Duration) *Request {
 // or less disables retries. Negative values count as zero.
 func (r *Request) MaxRetries(maxRetries int) *Request {
 	r.maxRetries = max(maxRetries, 0)
-	return r
-}
-
-// Body sets the request body from obj:
-//   - string: the content of the file of that name;
-//   - []byte: sent as is;
-//   - io.Reader: streamed as is (such a request is never retried);
-//   - runtime.Object: encoded with the request's content type, which also
-//     becomes the Content-Type header; a nil object leaves the body unset.
-//
-// Anything else is an error.
-func (r *Request) Body(obj interface{}) *Request {
-	if r.err != nil {
-		return r
-	}
-	switch v := obj.(type) {
-	case string:
-		data, err := os.ReadFile(v)
-		if err != nil {
-			r.err = err
-			return r
-		}
-		r.body, r.bodyBytes = nil, data
-	case []byte:
-		r.body, r.bodyBytes = nil, v
-	case io.Reader:
-		r.body, r.bodyBytes = v, nil
-	case runtime.Object:
-		// A typed nil pointer inside the interface counts as no object.
-		if rv := reflect.ValueOf(v); rv.Kind() == reflect.Pointer && rv.IsNil() {
-			return r
-		}
-		if r.contentConfig.Negotiator == nil {
-			return r.fail("cannot encode %T: the client has no negotiator for %q", v, r.contentConfig.ContentType)
-		}
-		encoder, err := r.contentConfig.Negotiator.Encoder(r.contentConfig.ContentType, nil)
-		if err != nil {
-			r.err = err
-			return r
-		}
-		data, err := runtime.Encode(encoder, v)
-		if err != nil {
-			r.err = err
-			return r
-		}
-		r.body, r.bodyBytes = nil, data
-		r.SetHeader("Content-Type", r.contentConfig.ContentType)
-	default:
-		r.err = fmt.Errorf("unknown type used for body: %+v", obj)
-	}
 	return r
 }
 

@@ -48,13 +48,11 @@ func (r *Request) checkNamespaceUse() error {
 // get a fresh reader and every attempt gets its own copy of the headers, so
 // retries never race with a previous attempt's transport.
 func (r *Request) newHTTPRequest(ctx context.Context) (*http.Request, error) {
-	var body io.Reader
-	switch {
-	case r.body != nil && r.bodyBytes != nil:
+	if r.body != nil && r.bodyBytes != nil {
 		return nil, errors.New("cannot set both body and bodyBytes")
-	case r.body != nil:
-		body = r.body
-	case r.bodyBytes != nil:
+	}
+	body := r.body
+	if r.bodyBytes != nil {
 		body = bytes.NewReader(r.bodyBytes)
 	}
 	req, err := http.NewRequestWithContext(withDNSLatencyTrace(ctx), r.verb, r.URL().String(), body)
@@ -94,7 +92,6 @@ func (r *Request) run(ctx context.Context, handle func(*http.Request, *http.Resp
 	if err := r.checkNamespaceUse(); err != nil {
 		return err
 	}
-	client := r.httpClient()
 
 	// Throttle before the timeout starts so a slow limiter does not eat the
 	// time budget of the request itself.
@@ -108,30 +105,77 @@ func (r *Request) run(ctx context.Context, handle func(*http.Request, *http.Resp
 	}
 
 	retry := r.retryFn(r.maxRetries)
-	for {
-		if err := retry.Before(ctx, r); err != nil {
-			return retry.WrapPreviousError(err)
-		}
-		req, err := r.newHTTPRequest(ctx)
-		if err != nil {
-			return err
-		}
-		resp, err := client.Do(req)
-		observeRequestSize(ctx, r, req)
-		if resp != nil && resp.StatusCode == http.StatusUnsupportedMediaType {
-			r.c.content.sawUnsupportedMediaType(req.Header.Get("Content-Type"))
-		}
-		retry.After(ctx, r, resp, err)
+	last := r.finalAttempt(ctx, retry, retryableForIdempotentGet, nil, r.noteSent)
+	if last.req == nil {
+		return last.notSentError(retry)
+	}
+	if last.resp != nil {
+		handle(last.req, last.resp)
+		drainAndClose(last.resp)
+	}
+	return retry.WrapPreviousError(last.err)
+}
 
-		if retry.IsNextRetry(ctx, r, req, resp, err, retryableForIdempotentGet) {
-			drainAndClose(resp)
-			continue
+// noteSent records what Do and DoRaw learn from each attempt: the request
+// size metric, and a 415 answer that makes later requests fall back from
+// CBOR.
+func (r *Request) noteSent(ctx context.Context, req *http.Request, resp *http.Response) {
+	observeRequestSize(ctx, r, req)
+	if resp != nil && resp.StatusCode == http.StatusUnsupportedMediaType {
+		r.c.content.sawUnsupportedMediaType(req.Header.Get("Content-Type"))
+	}
+}
+
+// attempt is one try of a request.
+type attempt struct {
+	// req is the HTTP request sent. It is nil when none could be sent: err
+	// then says why, and beforeFailed whether WithRetry.Before refused.
+	req          *http.Request
+	resp         *http.Response // nil when err is set
+	err          error
+	beforeFailed bool
+}
+
+// notSentError is the error for an attempt that was not sent: a refusal
+// of WithRetry.Before carries the error of the attempt before it.
+func (a attempt) notSentError(retry WithRetry) error {
+	if a.beforeFailed {
+		return retry.WrapPreviousError(a.err)
+	}
+	return a.err
+}
+
+// finalAttempt sends attempts until one is final and returns it: one that
+// could not be sent, one that done accepts (nil done accepts none), or one
+// that retry declines to follow with another (transport errors are retried
+// only when isRetryable says so). Responses of the attempts in between are
+// drained and closed. noteSent, when set, sees each attempt sent before
+// WithRetry.After does.
+func (r *Request) finalAttempt(ctx context.Context, retry WithRetry, isRetryable IsRetryableErrorFunc,
+	done func(attempt) bool, noteSent func(context.Context, *http.Request, *http.Response)) attempt {
+	client := r.httpClient()
+	for {
+		a := attempt{}
+		if a.err = retry.Before(ctx, r); a.err != nil {
+			a.beforeFailed = true
+			return a
 		}
-		if resp != nil {
-			handle(req, resp)
-			drainAndClose(resp)
+		var req *http.Request
+		if req, a.err = r.newHTTPRequest(ctx); a.err != nil {
+			return a
 		}
-		return retry.WrapPreviousError(err)
+		a.req = req
+		a.resp, a.err = client.Do(req)
+		if noteSent != nil {
+			noteSent(ctx, req, a.resp)
+		}
+		retry.After(ctx, r, a.resp, a.err)
+
+		final := (done != nil && done(a)) || !retry.IsNextRetry(ctx, r, req, a.resp, a.err, isRetryable)
+		if final {
+			return a
+		}
+		drainAndClose(a.resp)
 	}
 }
 
@@ -195,45 +239,42 @@ func (r *Request) Stream(ctx context.Context) (io.ReadCloser, error) {
 	if err := r.tryThrottle(ctx); err != nil {
 		return nil, err
 	}
-	client := r.httpClient()
-	retry := r.retryFn(r.maxRetries)
-	target := r.URL().String()
-	for {
-		if err := retry.Before(ctx, r); err != nil {
-			return nil, err
-		}
-		req, err := r.newHTTPRequest(ctx)
-		if err != nil {
-			return nil, err
-		}
-		resp, err := client.Do(req)
-		retry.After(ctx, r, resp, err)
-		if err != nil {
-			// Only responses with Retry-After are retried here.
-			return nil, err
-		}
-		if resp.StatusCode >= 200 && resp.StatusCode < 300 {
-			handleWarnings(ctx, resp.Header, r.warningHandler)
-			return resp.Body, nil
-		}
-
-		if retry.IsNextRetry(ctx, r, req, resp, nil, neverRetryError) {
-			resp.Body.Close()
-			continue
-		}
-		result := r.transformResponse(ctx, resp, req)
-		resp.Body.Close()
-		if err := result.Error(); err != nil {
-			return nil, err
-		}
-		return nil, fmt.Errorf("%d while accessing %v: %s", result.statusCode, target, string(result.body))
+	// Transport errors are never retried here, only responses asking for
+	// it with Retry-After.
+	last := r.finalAttempt(ctx, r.retryFn(r.maxRetries), neverRetryError, func(a attempt) bool {
+		return a.err != nil || isSuccess(a.resp)
+	}, nil)
+	switch {
+	case last.err != nil:
+		return nil, last.err
+	case isSuccess(last.resp):
+		handleWarnings(ctx, last.resp.Header, r.warningHandler)
+		return last.resp.Body, nil
 	}
+	result := r.transformResponse(ctx, last.resp, last.req)
+	last.resp.Body.Close()
+	if err := result.Error(); err != nil {
+		return nil, err
+	}
+	return nil, fmt.Errorf("%d while accessing %v: %s", result.statusCode, r.URL(), string(result.body))
+}
+
+// isSuccess reports whether resp has a 2xx status.
+func isSuccess(resp *http.Response) bool {
+	return resp.StatusCode >= 200 && resp.StatusCode < 300
 }
 
 // Watch opens a watch on the request's location and returns the stream of
 // events, decoded with the stream decoder negotiated for the response's
 // Content-Type. Watches are not rate limited. Events that cannot be decoded
 // end the watch with a watch.Error event carrying a metav1.Status.
+//
+// A stream that ends between events ends the watch normally: the result
+// channel closes. A JSON or protobuf stream that ends, or whose connection
+// breaks, in the middle of an event is different (client-go ends it
+// silently): the watch delivers a watch.Error event whose metav1.Status has
+// reason InternalError and a message saying the stream was cut mid-event,
+// then the channel closes.
 func (r *Request) Watch(ctx context.Context) (watch.Interface, error) {
 	if r.body == nil {
 		logBody(klog.FromContext(ctx), "Request Body", r.bodyBytes)
@@ -241,48 +282,32 @@ func (r *Request) Watch(ctx context.Context) (watch.Interface, error) {
 	if r.err != nil {
 		return nil, r.err
 	}
-	client := r.httpClient()
-
 	// A watch stream tolerates partial reads, so dropped or timed out
 	// connections may be retried whatever the verb.
 	retryable := IsRetryableErrorFunc(func(_ *http.Request, err error) bool {
 		return utilnet.IsProbableEOF(err) || utilnet.IsTimeout(err)
 	})
 	retry := r.retryFn(r.maxRetries)
-	target := r.URL().String()
-	for {
-		if err := retry.Before(ctx, r); err != nil {
-			return nil, retry.WrapPreviousError(err)
-		}
-		req, err := r.newHTTPRequest(ctx)
-		if err != nil {
-			return nil, err
-		}
-		resp, err := client.Do(req)
-		retry.After(ctx, r, resp, err)
-		if err == nil && resp.StatusCode == http.StatusOK {
-			return r.newStreamWatcher(ctx, resp)
-		}
-
-		if retry.IsNextRetry(ctx, r, req, resp, err, retryable) {
-			drainAndClose(resp)
-			continue
-		}
-		if err != nil {
-			if retryable(req, err) {
-				// Out of retries on a dropped connection: the caller
-				// sees a watch that ends at once and starts over.
-				return watch.NewEmptyWatch(), nil
-			}
-			return nil, retry.WrapPreviousError(err)
-		}
-		result := r.transformResponse(ctx, resp, req)
-		drainAndClose(resp)
-		if err := result.Error(); err != nil {
-			return nil, retry.WrapPreviousError(err)
-		}
-		return nil, retry.WrapPreviousError(fmt.Errorf("for request %s, got status: %v", target, resp.StatusCode))
+	opened := func(a attempt) bool { return a.err == nil && a.resp.StatusCode == http.StatusOK }
+	last := r.finalAttempt(ctx, retry, retryable, opened, nil)
+	switch {
+	case last.req == nil:
+		return nil, last.notSentError(retry)
+	case opened(last):
+		return r.newStreamWatcher(ctx, last.resp)
+	case last.err != nil && retryable(last.req, last.err):
+		// Out of retries on a dropped connection: the caller sees a watch
+		// that ends at once and starts over.
+		return watch.NewEmptyWatch(), nil
+	case last.err != nil:
+		return nil, retry.WrapPreviousError(last.err)
 	}
+	result := r.transformResponse(ctx, last.resp, last.req)
+	drainAndClose(last.resp)
+	if err := result.Error(); err != nil {
+		return nil, retry.WrapPreviousError(err)
+	}
+	return nil, retry.WrapPreviousError(fmt.Errorf("for request %s, got status: %v", r.URL(), last.resp.StatusCode))
 }
 
 // newStreamWatcher turns a 200 watch response into a watch.Interface.
@@ -304,7 +329,11 @@ func (r *Request) newStreamWatcher(ctx context.Context, resp *http.Response) (wa
 	}
 	handleWarnings(ctx, resp.Header, r.warningHandler)
 
-	frames := framer.NewFrameReader(resp.Body)
+	body := resp.Body
+	if scanner := frameScannerFor(mediaType); scanner != nil {
+		body = &cutDetectingBody{body: body, frames: scanner}
+	}
+	frames := framer.NewFrameReader(body)
 	events := streaming.NewDecoder(frames, streamSerializer)
 	return watch.NewStreamWatcherWithLogger(
 		logger,

@@ -1,9 +1,7 @@
 package rest
 
 import (
-	"bytes"
 	"context"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -149,23 +147,6 @@ func retryAfterSeconds(resp *http.Response) (int, bool) {
 		return 0, false
 	}
 	return seconds, true
-}
-
-// logBody logs a request or response body at verbosity 8, as text or, when
-// it holds control characters (protobuf, CBOR), as a hex dump. The longer
-// the verbosity, the less of it is cut.
-func logBody(logger klog.Logger, prefix string, body []byte) {
-	v := logger.V(8)
-	if !v.Enabled() {
-		return
-	}
-	var text string
-	if bytes.IndexFunc(body, func(c rune) bool { return c < 0x0a }) != -1 {
-		text = hex.Dump(body)
-	} else {
-		text = string(body)
-	}
-	v.WithCallDepth(2).Info(prefix, "body", truncateForLog(logger, text))
 }
 
 // truncateForLog cuts body to 1 KiB at verbosity 8, 10 KiB at 9, and not at

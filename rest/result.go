@@ -15,14 +15,16 @@ import (
 // Result is the outcome of Request.Do: the response body with what is
 // needed to decode it, or an error.
 type Result struct {
-	body        []byte
-	warnings    []net.WarningHeader
-	contentType string
-	err         error
-	statusCode  int
-	logger      klog.Logger
+	err        error
+	statusCode int
+	warnings   []net.WarningHeader
 
-	decoder runtime.Decoder
+	// The body and how to decode it.
+	body        []byte
+	contentType string
+	decoder     runtime.Decoder
+
+	logger klog.Logger
 }
 
 // Raw returns the response body and the error.
@@ -33,17 +35,23 @@ func (r Result) Raw() ([]byte, error) {
 // Get decodes the body into a new object. A Status body that is not a
 // success is returned as an error.
 func (r Result) Get() (runtime.Object, error) {
-	if r.err != nil {
+	return r.decode(nil)
+}
+
+// decode decodes the body, into obj when it is set. A Status that is not a
+// success becomes the error, unless it was decoded into obj itself.
+func (r Result) decode(obj runtime.Object) (runtime.Object, error) {
+	switch {
+	case r.err != nil:
 		return nil, r.Error()
-	}
-	if r.decoder == nil {
+	case r.decoder == nil:
 		return nil, fmt.Errorf("serializer for %s doesn't exist", r.contentType)
 	}
-	out, _, err := r.decoder.Decode(r.body, nil, nil)
+	out, _, err := r.decoder.Decode(r.body, nil, obj)
 	if err != nil {
 		return nil, err
 	}
-	if status, ok := out.(*metav1.Status); ok && status.Status != metav1.StatusSuccess {
+	if status, isStatus := out.(*metav1.Status); isStatus && out != obj && status.Status != metav1.StatusSuccess {
 		return nil, apierrors.FromObject(status)
 	}
 	return out, nil
@@ -64,23 +72,11 @@ func (r Result) ContentType(contentType *string) Result {
 // Into decodes the body into obj. When the body decodes to a Status that is
 // not a success, that Status is returned as an error instead.
 func (r Result) Into(obj runtime.Object) error {
-	if r.err != nil {
-		return r.Error()
-	}
-	if r.decoder == nil {
-		return fmt.Errorf("serializer for %s doesn't exist", r.contentType)
-	}
-	if len(r.body) == 0 {
+	if r.err == nil && r.decoder != nil && len(r.body) == 0 {
 		return fmt.Errorf("0-length response with status code: %d and content type: %s", r.statusCode, r.contentType)
 	}
-	out, _, err := r.decoder.Decode(r.body, nil, obj)
-	if err != nil || out == obj {
-		return err
-	}
-	if status, ok := out.(*metav1.Status); ok && status.Status != metav1.StatusSuccess {
-		return apierrors.FromObject(status)
-	}
-	return nil
+	_, err := r.decode(obj)
+	return err
 }
 
 // WasCreated stores in *wasCreated whether the server answered 201 Created.

@@ -94,42 +94,40 @@ func (w *withRetry) rememberError(err error) {
 func (w *withRetry) IsNextRetry(ctx context.Context, restReq *Request, httpReq *http.Request, resp *http.Response, err error, f IsRetryableErrorFunc) bool {
 	defer w.rememberError(err)
 
-	if httpReq == nil || (resp == nil && err == nil) {
+	// Nothing was sent, or a caller-supplied io.Reader was consumed and
+	// cannot be sent again.
+	if httpReq == nil || (resp == nil && err == nil) || restReq.body != nil {
 		return false
 	}
-	// A caller-supplied io.Reader has been consumed and cannot be replayed.
-	if restReq.body != nil {
-		return false
-	}
-
 	w.attempts++
 	w.next = &RetryAfter{Attempt: w.attempts}
 	if w.attempts > w.maxRetries {
 		return false
 	}
+	asked, seconds, ok := retryAsked(httpReq, resp, err, f)
+	if ok {
+		w.next.Wait = time.Duration(seconds) * time.Second
+		w.next.Reason = retryReason(w.attempts, seconds, asked, err)
+	}
+	return ok
+}
 
+// retryAsked reports whether the outcome of an attempt asks for a retry,
+// and after how many seconds: a 429 or 5xx response with a Retry-After
+// header, or a transport error f accepts, which counts as a 500 asking for
+// one second. asked is the response that asks.
+func retryAsked(httpReq *http.Request, resp *http.Response, err error, f IsRetryableErrorFunc) (asked *http.Response, seconds int, ok bool) {
 	if err != nil {
 		if f == nil || !f.IsErrorRetryable(httpReq, err) {
-			return false
+			return nil, 0, false
 		}
-		// A retryable transport error is treated like a 500 asking for a
-		// one second pause.
-		resp = &http.Response{
-			StatusCode: http.StatusInternalServerError,
-			Header:     http.Header{"Retry-After": []string{"1"}},
-		}
+		return &http.Response{StatusCode: http.StatusInternalServerError, Header: http.Header{"Retry-After": []string{"1"}}}, 1, true
 	}
-
-	if resp.StatusCode != http.StatusTooManyRequests && resp.StatusCode < 500 {
-		return false
+	if resp.StatusCode < 500 && resp.StatusCode != http.StatusTooManyRequests {
+		return nil, 0, false
 	}
-	seconds, ok := retryAfterSeconds(resp)
-	if !ok {
-		return false
-	}
-	w.next.Wait = time.Duration(seconds) * time.Second
-	w.next.Reason = retryReason(w.attempts, seconds, resp, err)
-	return true
+	seconds, ok = retryAfterSeconds(resp)
+	return resp, seconds, ok
 }
 
 // retryReason explains a retry for the throttling log.

@@ -2,6 +2,7 @@ package transport
 
 import (
 	"context"
+	"crypto/tls"
 	"net"
 	"net/http"
 	"runtime"
@@ -30,34 +31,33 @@ var tlsCache = newTLSCache()
 // With the ClientsAllowTLSCacheGC feature the cache holds weak pointers, and
 // an entry (and the certificate rotation goroutine of its transport) goes away
 // once no client uses the transport any more. Without it, entries live
-// forever.
+// forever. The feature is read on every call; each mode keeps its own
+// entries (see entryStore).
 type tlsTransportCache struct {
-	mu     sync.Mutex                                         // guards both maps
-	weak   map[tlsCacheKey]weak.Pointer[collectableTransport] // used with ClientsAllowTLSCacheGC
-	strong map[tlsCacheKey]http.RoundTripper                  // used without it
+	mu     sync.Mutex // guards both stores
+	weak   weakStore
+	strong strongStore
 }
 
 func newTLSCache() *tlsTransportCache {
-	return &tlsTransportCache{
-		weak:   map[tlsCacheKey]weak.Pointer[collectableTransport]{},
-		strong: map[tlsCacheKey]http.RoundTripper{},
-	}
+	c := &tlsTransportCache{strong: strongStore{}}
+	c.weak = weakStore{entries: map[tlsCacheKey]weak.Pointer[collectableTransport]{}, mu: &c.mu}
+	return c
 }
 
 // tlsCacheKey holds every Config setting that shapes the cached transport.
 // It must stay strictly comparable (no interfaces), which
 // assertStrictlyComparable checks at compile time.
 type tlsCacheKey struct {
-	insecure           bool
-	caData             string
-	caFile             string
-	certData           string
-	keyData            string `datapolicy:"security-key"`
-	certFile           string
-	keyFile            string
 	serverName         string
 	nextProtos         string
+	insecure           bool
 	disableCompression bool
+	// Material is keyed by its file when reloaded, else by its content.
+	caFile, caData     string
+	certFile, certData string
+	keyFile            string
+	keyData            string `datapolicy:"security-key"`
 	// Holders compare by pointer, which is what makes functions usable here.
 	getCert *GetCertHolder
 	dial    *DialHolder
@@ -74,35 +74,29 @@ var _ = assertStrictlyComparable[tlsCacheKey]
 
 // cacheKeyFor loads the TLS files of c and returns its cache key, or false if
 // c cannot be cached (a Proxy function cannot be compared).
-func cacheKeyFor(c *Config) (tlsCacheKey, bool, error) {
-	if err := loadTLSFiles(c); err != nil {
+func cacheKeyFor(c *Config) (key tlsCacheKey, cacheable bool, err error) {
+	if err := loadTLSFiles(c); err != nil || c.Proxy != nil {
 		return tlsCacheKey{}, false, err
 	}
-	if c.Proxy != nil {
-		return tlsCacheKey{}, false, nil
-	}
+	tls := &c.TLS
+	key.insecure, key.serverName, key.nextProtos = tls.Insecure, tls.ServerName, strings.Join(tls.NextProtos, ",")
+	key.getCert, key.dial = tls.GetCertHolder, c.DialHolder
+	key.disableCompression = c.DisableCompression
+	// Material that is reloaded may change under the transport, so it is
+	// identified by its file; static material by its content.
+	key.certFile, key.certData = materialIdentity(tls.ReloadTLSFiles, tls.CertFile, tls.CertData)
+	key.keyFile, key.keyData = materialIdentity(tls.ReloadTLSFiles, tls.KeyFile, tls.KeyData)
+	key.caFile, key.caData = materialIdentity(tls.ReloadCAFiles, tls.CAFile, tls.CAData)
+	return key, true, nil
+}
 
-	k := tlsCacheKey{
-		insecure:           c.TLS.Insecure,
-		serverName:         c.TLS.ServerName,
-		nextProtos:         strings.Join(c.TLS.NextProtos, ","),
-		disableCompression: c.DisableCompression,
-		getCert:            c.TLS.GetCertHolder,
-		dial:               c.DialHolder,
+// materialIdentity returns what identifies TLS material in a cache key: its
+// file name when it is reloaded from the file, else its content.
+func materialIdentity(reloaded bool, file string, data []byte) (fileName, content string) {
+	if reloaded {
+		return file, ""
 	}
-	// Reloaded material is identified by its files, since the content may
-	// change under the transport; static material by its content.
-	if c.TLS.ReloadTLSFiles {
-		k.certFile, k.keyFile = c.TLS.CertFile, c.TLS.KeyFile
-	} else {
-		k.certData, k.keyData = string(c.TLS.CertData), string(c.TLS.KeyData)
-	}
-	if c.TLS.ReloadCAFiles {
-		k.caFile = c.TLS.CAFile
-	} else {
-		k.caData = string(c.TLS.CAData)
-	}
-	return k, true, nil
+	return "", string(data)
 }
 
 // get returns the transport for config, building and caching it if needed.
@@ -111,101 +105,150 @@ func (c *tlsTransportCache) get(config *Config) (http.RoundTripper, error) {
 	if err != nil {
 		return nil, err
 	}
-
-	if cacheable {
-		// Hold the lock while building so that concurrent callers with the
-		// same settings end up with a single transport.
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		defer func() { metrics.TransportCacheEntries.Observe(c.lenLocked()) }()
-
-		rt, found := c.lookupLocked(key)
-		switch {
-		case rt != nil:
-			metrics.TransportCreateCalls.Increment("hit")
-			return rt, nil
-		case found:
-			metrics.TransportCreateCalls.Increment("miss-gc")
-		default:
-			metrics.TransportCreateCalls.Increment("miss")
-		}
-	} else {
+	if !cacheable {
 		metrics.TransportCreateCalls.Increment("uncacheable")
-	}
-
-	rt, stopRotation, err := buildTransport(config)
-	if err != nil {
-		return nil, err
-	}
-	if rt == http.DefaultTransport {
-		return rt, nil
-	}
-	if !cacheable && stopRotation == nil {
-		// Nothing to share and nothing to clean up.
-		return rt, nil
-	}
-
-	if !features.FeatureGates().Enabled(features.ClientsAllowTLSCacheGC) {
-		// Without GC the rotation goroutine runs for the life of the process.
-		if cacheable {
-			c.strong[key] = rt
+		rt, stopRotation, err := buildTransport(config)
+		if err != nil || rt == http.DefaultTransport {
+			return rt, err
 		}
+		return c.store().adopt(rt, stopRotation), nil
+	}
+
+	// The lock is held while building so that concurrent callers with the
+	// same settings end up with a single transport.
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	store := c.store()
+	defer func() { metrics.TransportCacheEntries.Observe(store.len()) }()
+
+	rt, outcome := store.find(key)
+	metrics.TransportCreateCalls.Increment(outcome)
+	if rt != nil {
 		return rt, nil
 	}
+	rt, stopRotation, err := buildTransport(config)
+	if err != nil || rt == http.DefaultTransport {
+		return rt, err
+	}
+	return store.keep(key, rt, stopRotation), nil
+}
 
+// store returns the entry store of the current mode.
+func (c *tlsTransportCache) store() entryStore {
+	if features.FeatureGates().Enabled(features.ClientsAllowTLSCacheGC) {
+		return &c.weak
+	}
+	return c.strong
+}
+
+// entryStore holds the cache's transports in one of its two modes. Calls
+// of find, keep and len are made with the cache's lock held.
+type entryStore interface {
+	// find returns the transport cached for key, and the outcome for the
+	// TransportCreateCalls metric: "hit", "miss", or "miss-gc" when the
+	// entry's transport was collected.
+	find(key tlsCacheKey) (http.RoundTripper, string)
+	// keep caches rt under key and returns what clients get. stopRotation,
+	// when set, stops rt's certificate rotation.
+	keep(key tlsCacheKey, rt http.RoundTripper, stopRotation context.CancelFunc) http.RoundTripper
+	// adopt returns what clients get for rt, which is not cached.
+	adopt(rt http.RoundTripper, stopRotation context.CancelFunc) http.RoundTripper
+	// len is the number of entries.
+	len() int
+}
+
+// strongStore keeps every transport for the life of the process, and with
+// it any certificate rotation goroutine, as client-go does without the GC
+// feature.
+type strongStore map[tlsCacheKey]http.RoundTripper
+
+func (s strongStore) find(key tlsCacheKey) (http.RoundTripper, string) {
+	if rt, ok := s[key]; ok {
+		return rt, "hit"
+	}
+	return nil, "miss"
+}
+
+func (s strongStore) keep(key tlsCacheKey, rt http.RoundTripper, _ context.CancelFunc) http.RoundTripper {
+	s[key] = rt
+	return rt
+}
+
+func (strongStore) adopt(rt http.RoundTripper, _ context.CancelFunc) http.RoundTripper { return rt }
+
+func (s strongStore) len() int { return len(s) }
+
+// weakStore points weakly at the transports it hands out, wrapped in a
+// collectableTransport that clients hold. Once the last client drops it,
+// cleanups stop its certificate rotation and delete its entry (taking mu,
+// the cache's lock).
+type weakStore struct {
+	mu      *sync.Mutex
+	entries map[tlsCacheKey]weak.Pointer[collectableTransport]
+}
+
+func (s *weakStore) find(key tlsCacheKey) (http.RoundTripper, string) {
+	ptr, ok := s.entries[key]
+	if !ok {
+		return nil, "miss"
+	}
+	if rt := ptr.Value(); rt != nil {
+		return rt, "hit"
+	}
+	return nil, "miss-gc"
+}
+
+func (s *weakStore) adopt(rt http.RoundTripper, stopRotation context.CancelFunc) http.RoundTripper {
+	if stopRotation == nil {
+		// Nothing to clean up when clients are gone.
+		return rt
+	}
 	tracked := &collectableTransport{rt: rt}
-	if stopRotation != nil {
-		// Read the metric now so that a later swap of the global (by tests)
-		// does not see this cleanup.
-		gcCalls := metrics.TransportCertRotationGCCalls
-		runtime.AddCleanup(tracked, func(struct{}) {
-			stopRotation()
-			gcCalls.Increment()
-		}, struct{}{})
-	}
-	if cacheable {
-		ptr := weak.Make(tracked)
-		c.weak[key] = ptr
-		gcCalls, entries := metrics.TransportCacheGCCalls, metrics.TransportCacheEntries
-		runtime.AddCleanup(tracked, func(key tlsCacheKey) {
-			c.mu.Lock()
-			defer c.mu.Unlock()
-			// The entry may already belong to a newer transport.
-			if c.weak[key] != ptr {
-				gcCalls.Increment("skipped")
-				return
-			}
-			delete(c.weak, key)
-			gcCalls.Increment("deleted")
-			entries.Observe(c.lenLocked())
-		}, key)
-	}
-	return tracked, nil
+	// The metric is read now so that a later swap of the global (by tests)
+	// does not see this cleanup.
+	rotationStops := metrics.TransportCertRotationGCCalls
+	runtime.AddCleanup(tracked, func(struct{}) {
+		stopRotation()
+		rotationStops.Increment()
+	}, struct{}{})
+	return tracked
 }
 
-// lookupLocked returns the cached transport for key. found is true with a
-// nil transport when the entry exists but its transport was collected.
-func (c *tlsTransportCache) lookupLocked(key tlsCacheKey) (rt http.RoundTripper, found bool) {
-	if !features.FeatureGates().Enabled(features.ClientsAllowTLSCacheGC) {
-		rt, found = c.strong[key]
-		return rt, found
+func (s *weakStore) keep(key tlsCacheKey, rt http.RoundTripper, stopRotation context.CancelFunc) http.RoundTripper {
+	tracked, ok := s.adopt(rt, stopRotation).(*collectableTransport)
+	if !ok {
+		tracked = &collectableTransport{rt: rt}
 	}
-	ptr, found := c.weak[key]
-	if !found {
-		return nil, false
-	}
-	if t := ptr.Value(); t != nil {
-		return t, true
-	}
-	return nil, true
+	ptr := weak.Make(tracked)
+	s.entries[key] = ptr
+	gauges := cleanupMetrics{deletions: metrics.TransportCacheGCCalls, entries: metrics.TransportCacheEntries}
+	runtime.AddCleanup(tracked, func(key tlsCacheKey) { s.forget(key, ptr, gauges) }, key)
+	return tracked
 }
 
-func (c *tlsTransportCache) lenLocked() int {
-	if !features.FeatureGates().Enabled(features.ClientsAllowTLSCacheGC) {
-		return len(c.strong)
-	}
-	return len(c.weak)
+// cleanupMetrics are the metrics a cleanup reports to, read when the
+// cleanup is registered so that a later swap of the globals (by tests) does
+// not see it.
+type cleanupMetrics struct {
+	deletions metrics.TransportCacheGCCallsMetric
+	entries   metrics.TransportCacheMetric
 }
+
+// forget deletes the entry of key once its transport was collected,
+// unless the entry already points at a newer transport.
+func (s *weakStore) forget(key tlsCacheKey, collected weak.Pointer[collectableTransport], m cleanupMetrics) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.entries[key] != collected {
+		m.deletions.Increment("skipped")
+		return
+	}
+	delete(s.entries, key)
+	m.deletions.Increment("deleted")
+	m.entries.Observe(s.len())
+}
+
+func (s *weakStore) len() int { return len(s.entries) }
 
 // buildTransport creates the bottom transport for config. It returns
 // http.DefaultTransport when config asks for nothing special, and a stop
@@ -219,47 +262,48 @@ func buildTransport(config *Config) (http.RoundTripper, context.CancelFunc, erro
 		return http.DefaultTransport, nil, nil
 	}
 
-	var dial utilnet.DialFunc
+	dial := (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}).DialContext
 	if config.DialHolder != nil {
 		dial = config.DialHolder.Dial
-	} else {
-		dial = (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}).DialContext
 	}
-
-	// Certificates read from files may be rotated on disk: serve them through
-	// a rotatingClientCert that closes connections when they change.
 	var stopRotation context.CancelFunc
 	if config.TLS.ReloadTLSFiles && tlsConfig != nil && tlsConfig.GetClientCertificate != nil {
-		// The cache is a singleton, so one logger name covers all of them.
-		rotating := newRotatingClientCert(klog.Background().WithName("tls-transport-cache"), tlsConfig.GetClientCertificate, dial)
-		tlsConfig.GetClientCertificate = rotating.GetClientCertificate
-		dial = rotating.dialer.DialContext
-		ctx, cancel := context.WithCancel(context.Background())
-		stopRotation = cancel
-		go rotating.run(ctx.Done())
+		dial, stopRotation = rotateClientCert(tlsConfig, dial)
 	}
 
-	proxy := http.ProxyFromEnvironment
+	t := &http.Transport{
+		TLSClientConfig:    tlsConfig,
+		DialContext:        dial,
+		Proxy:              http.ProxyFromEnvironment,
+		DisableCompression: config.DisableCompression,
+	}
 	if config.Proxy != nil {
-		proxy = config.Proxy
+		t.Proxy = config.Proxy
 	}
-
+	t.TLSHandshakeTimeout = 10 * time.Second
+	t.MaxIdleConnsPerHost = idleConnsPerHost
 	// SetTransportDefaults enables HTTP/2 with health checks (ReadIdleTimeout
 	// and PingTimeout, overridable through HTTP2_READ_IDLE_TIMEOUT_SECONDS and
 	// HTTP2_PING_TIMEOUT_SECONDS) unless DISABLE_HTTP2 is set.
-	httpTransport := utilnet.SetTransportDefaults(&http.Transport{
-		Proxy:               proxy,
-		TLSHandshakeTimeout: 10 * time.Second,
-		TLSClientConfig:     tlsConfig,
-		MaxIdleConnsPerHost: idleConnsPerHost,
-		DialContext:         dial,
-		DisableCompression:  config.DisableCompression,
-	})
+	t = utilnet.SetTransportDefaults(t)
 
 	if config.TLS.ReloadCAFiles && tlsConfig != nil && tlsConfig.RootCAs != nil && config.TLS.CAFile != "" {
-		return newCAReloadingTransport(config.TLS.CAFile, config.TLS.CAData, httpTransport), stopRotation, nil
+		return newCAReloadingTransport(config.TLS.CAFile, config.TLS.CAData, t), stopRotation, nil
 	}
-	return httpTransport, stopRotation, nil
+	return t, stopRotation, nil
+}
+
+// rotateClientCert serves the client certificate, read from files that may
+// be rotated on disk, through a rotatingClientCert that closes the
+// connections made with a certificate once it changes. It returns the dial
+// function to use and the function that stops the rotation goroutine.
+func rotateClientCert(tlsConfig *tls.Config, dial utilnet.DialFunc) (utilnet.DialFunc, context.CancelFunc) {
+	// The cache is a singleton, so one logger name covers all of them.
+	rotating := newRotatingClientCert(klog.Background().WithName("tls-transport-cache"), tlsConfig.GetClientCertificate, dial)
+	tlsConfig.GetClientCertificate = rotating.GetClientCertificate
+	ctx, stop := context.WithCancel(context.Background())
+	go rotating.run(ctx.Done())
+	return rotating.dialer.DialContext, stop
 }
 
 // collectableTransport is the object the GC-enabled cache points to weakly.

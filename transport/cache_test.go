@@ -210,8 +210,8 @@ func TestCacheWithoutGC(t *testing.T) {
 		t.Errorf("without GC the cache should hand out the transport itself, got %T", rt)
 	}
 	rt2, _ := cache.get(&Config{TLS: TLSConfig{CAData: ca.certPEM}})
-	if rt2 != rt || len(cache.strong) != 1 || len(cache.weak) != 0 {
-		t.Errorf("strong cache: shared=%v strong=%d weak=%d", rt2 == rt, len(cache.strong), len(cache.weak))
+	if rt2 != rt || len(cache.strong) != 1 || len(cache.weak.entries) != 0 {
+		t.Errorf("strong cache: shared=%v strong=%d weak=%d", rt2 == rt, len(cache.strong), len(cache.weak.entries))
 	}
 }
 
@@ -255,7 +255,7 @@ func TestCacheEntryCollectedWhenUnused(t *testing.T) {
 		t.Errorf("GC cleanup result %q, want deleted", got)
 	}
 	cache.mu.Lock()
-	n := cache.lenLocked()
+	n := cache.store().len()
 	cache.mu.Unlock()
 	if n != 0 {
 		t.Errorf("%d entries left after the transport was collected", n)

@@ -10,6 +10,14 @@
 // logging, bearer token or basic authentication, the User-Agent header and
 // impersonation headers.
 //
+// Credentials go only where a request started. The decorators that add
+// them (bearer token, token file, token source, basic authentication,
+// impersonation and authenticating-proxy headers) add them only when the
+// request goes to the scheme, host and port the first request of its
+// redirect chain went to; a redirect elsewhere, https to http included, is
+// followed without them. client-go adds them on every hop. Printing a
+// Config or a TLSConfig, with any verb, never shows its secrets.
+//
 // Every decorator in this package implements
 // k8s.io/apimachinery/pkg/util/net.RoundTripperWrapper so that callers can
 // walk the chain down to the transport that owns the connections.

@@ -7,6 +7,8 @@ import (
 
 	"golang.org/x/oauth2"
 	utilnet "k8s.io/apimachinery/pkg/util/net"
+
+	"github.com/kubeclient/client-go/internal/redirect"
 )
 
 // HTTPWrappersForConfig layers the request decorators described by config on
@@ -88,7 +90,7 @@ func NewBasicAuthRoundTripper(username, password string, rt http.RoundTripper) h
 }
 
 func (b *basicAuthRoundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
-	if req.Header.Get("Authorization") == "" {
+	if req.Header.Get("Authorization") == "" && !redirect.LeftOrigin(req) {
 		req = utilnet.CloneRequest(req)
 		req.SetBasicAuth(b.username, b.password)
 	}
@@ -137,8 +139,9 @@ func NewImpersonatingRoundTripper(impersonate ImpersonationConfig, delegate http
 }
 
 func (i *impersonatingRoundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
-	// Impersonate-User marks a request the caller impersonates itself.
-	if req.Header.Get(ImpersonateUserHeader) != "" {
+	// Impersonate-User marks a request the caller impersonates itself. A
+	// redirect hop to another server gets no identity to act as.
+	if req.Header.Get(ImpersonateUserHeader) != "" || redirect.LeftOrigin(req) {
 		return i.delegate.RoundTrip(req)
 	}
 	req = utilnet.CloneRequest(req)
@@ -186,6 +189,10 @@ func NewAuthProxyRoundTripper(username, uid string, groups []string, extra map[s
 }
 
 func (a *authProxyRoundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
+	if redirect.LeftOrigin(req) {
+		// The identity is asserted to the proxy's backend only.
+		return a.rt.RoundTrip(req)
+	}
 	req = utilnet.CloneRequest(req)
 	SetAuthProxyHeaders(req, a.username, a.uid, a.groups, a.extra)
 	return a.rt.RoundTrip(req)
@@ -266,7 +273,7 @@ func NewBearerAuthWithRefreshRoundTripper(bearer string, tokenFile string, rt ht
 }
 
 func (b *bearerAuthRoundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
-	if req.Header.Get("Authorization") != "" {
+	if req.Header.Get("Authorization") != "" || redirect.LeftOrigin(req) {
 		return b.rt.RoundTrip(req)
 	}
 	token := b.bearer

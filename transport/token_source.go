@@ -11,6 +11,8 @@ import (
 	"golang.org/x/oauth2"
 	utilnet "k8s.io/apimachinery/pkg/util/net"
 	"k8s.io/klog/v2"
+
+	"github.com/kubeclient/client-go/internal/redirect"
 )
 
 // ResettableTokenSource is a token source whose cached token can be dropped,
@@ -86,8 +88,9 @@ func newTokenSourceTransport(rt http.RoundTripper, ts oauth2.TokenSource, resett
 }
 
 func (t *tokenSourceTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	// An explicit Authorization header (e.g. --token) wins over the source.
-	if req.Header.Get("Authorization") != "" {
+	// An explicit Authorization header (e.g. --token) wins over the source,
+	// and a redirect hop to another server gets no token.
+	if req.Header.Get("Authorization") != "" || redirect.LeftOrigin(req) {
 		return t.base.RoundTrip(req)
 	}
 	// Only tokens obtained before this request started are reset on a 401:
@@ -101,7 +104,7 @@ func (t *tokenSourceTransport) RoundTrip(req *http.Request) (*http.Response, err
 }
 
 func (t *tokenSourceTransport) CancelRequest(req *http.Request) {
-	if req.Header.Get("Authorization") != "" {
+	if req.Header.Get("Authorization") != "" || redirect.LeftOrigin(req) {
 		cancelThrough(t.base, req)
 		return
 	}

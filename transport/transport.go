@@ -7,9 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"os"
 
 	"github.com/kubeclient/client-go/features"
+	"github.com/kubeclient/client-go/internal/tlsfiles"
 	"github.com/kubeclient/client-go/tools/metrics"
 )
 
@@ -141,31 +141,11 @@ func loadTLSFiles(c *Config) error {
 		c.TLS.ReloadTLSFiles = true
 	}
 
-	var err error
-	if c.TLS.CAData, err = dataOrFile(c.TLS.CAData, c.TLS.CAFile); err != nil {
-		return err
-	}
-	if c.TLS.CertData, err = dataOrFile(c.TLS.CertData, c.TLS.CertFile); err != nil {
-		return err
-	}
-	c.TLS.KeyData, err = dataOrFile(c.TLS.KeyData, c.TLS.KeyFile)
-	return err
-}
-
-// dataOrFile returns data when it is non-empty, else the content of file when
-// one is named, else nil.
-func dataOrFile(data []byte, file string) ([]byte, error) {
-	switch {
-	case len(data) > 0:
-		return data, nil
-	case file == "":
-		return nil, nil
-	}
-	content, err := os.ReadFile(file)
-	if err != nil {
-		return []byte{}, err
-	}
-	return content, nil
+	return tlsfiles.Load(
+		tlsfiles.Field{Data: &c.TLS.CAData, File: c.TLS.CAFile},
+		tlsfiles.Field{Data: &c.TLS.CertData, File: c.TLS.CertFile},
+		tlsfiles.Field{Data: &c.TLS.KeyData, File: c.TLS.KeyFile},
+	)
 }
 
 // rootCertPool builds a pool holding exactly the certificates of caData.

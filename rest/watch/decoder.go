@@ -27,7 +27,12 @@ func NewDecoder(decoder streaming.Decoder, embeddedDecoder runtime.Decoder) *Dec
 
 // Decode blocks until the next event arrives and returns it. It fails when
 // the stream ends or breaks, when a frame is not a WatchEvent, when the event
-// type is unknown, or when the object cannot be decoded.
+// type is unknown, or when the object cannot be decoded. Errors of the
+// stream are returned as they are: io.EOF for a stream that ended between
+// events. rest.Request.Watch reads JSON and protobuf streams so that a
+// stream cut inside an event fails with an error that a
+// watch.StreamWatcher turns into a watch.Error event rather than a silent
+// end.
 func (d *Decoder) Decode() (watch.EventType, runtime.Object, error) {
 	var frame metav1.WatchEvent
 	got, _, err := d.decoder.Decode(nil, &frame)

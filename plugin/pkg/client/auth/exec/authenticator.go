@@ -168,11 +168,19 @@ type Authenticator struct {
 	getCert *transport.GetCertHolder
 	dial    *transport.DialHolder
 
-	// mu serializes plugin runs and guards the fields below.
+	// certWait bounds the TLS certificate callback's wait (certCallbackWait).
+	certWait time.Duration
+	// refreshes counts the running refresh goroutines, so tests can wait
+	// for a killed plugin to be reaped.
+	refreshes sync.WaitGroup
+
+	// mu guards the fields below. It is never held while the plugin runs;
+	// see refresh.go for how runs are shared.
 	mu          sync.Mutex
 	cachedCreds *credentials
 	exp         time.Time        // zero: no expiry announced
 	allowed     sets.Set[string] // resolved allowlist paths
+	inflight    *refresh         // the plugin run callers join, or nil
 }
 
 // credentials is one answer of the plugin. A pointer to it identifies a
@@ -234,6 +242,7 @@ func newAuthenticator(cache *authenticatorCache, isTerminal func(fd int) bool, c
 		stderr:      os.Stderr,
 		environ:     os.Environ,
 		clock:       clock.RealClock{},
+		certWait:    certCallbackWait,
 		connTracker: tracker,
 		allowed:     allowed,
 	}

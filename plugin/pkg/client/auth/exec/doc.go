@@ -5,6 +5,12 @@
 // are first needed, caches them until they expire or the server answers 401,
 // and plugs them into a transport.Config.
 //
+// Unlike client-go, a request waits for the plugin only as long as its
+// context allows: when the context ends the request fails with the
+// context's error at once. Concurrent requests share one plugin run; the
+// run is killed when no request waits for it any more (see refresh.go).
+//
 // Layer 1 (configuration) of kubeclient, with the exception the README names:
-// its round tripper wraps requests with transport (layer 2) helpers.
+// its round tripper wraps requests with transport (layer 2) helpers; it never
+// imports rest.
 package exec

@@ -96,7 +96,7 @@ func TestTokenIsCachedUntilExpiry(t *testing.T) {
 			}
 			for i, s := range steps {
 				clk.Step(s.advance)
-				creds, err := a.getCreds()
+				creds, err := a.getCreds(context.Background())
 				if err != nil {
 					t.Fatalf("step %d: %v", i, err)
 				}
@@ -115,7 +115,7 @@ func TestTokenWithoutExpiryIsCachedForever(t *testing.T) {
 	counter, counterPath := counterEnv(t)
 	a, clk, _ := newTestAuthenticator(t, pluginConfig(t, "token", v1APIVersion, counter), nil)
 	for i := 0; i < 3; i++ {
-		if _, err := a.getCreds(); err != nil {
+		if _, err := a.getCreds(context.Background()); err != nil {
 			t.Fatal(err)
 		}
 		clk.Step(24 * time.Hour)
@@ -197,7 +197,7 @@ func TestConcurrentUnauthorizedRefreshesOnce(t *testing.T) {
 	counter, counterPath := counterEnv(t)
 	a, _, _ := newTestAuthenticator(t, pluginConfig(t, "token", v1APIVersion, counter), nil)
 	// Fetch token-1 first so that every request below uses it.
-	if _, err := a.getCreds(); err != nil {
+	if _, err := a.getCreds(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	rt := &roundTripper{a: a, base: http.DefaultTransport}
@@ -357,7 +357,7 @@ func TestPluginErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			a, _, _ := newTestAuthenticator(t, tt.config(t), nil)
-			_, err := a.getCreds()
+			_, err := a.getCreds(context.Background())
 			if err == nil {
 				t.Fatal("getCreds succeeded, want error")
 			}
@@ -392,7 +392,7 @@ func TestAllowlistPermitsPlugin(t *testing.T) {
 	c := pluginConfig(t, "token", v1APIVersion)
 	c.PluginPolicy = api.PluginPolicy{PolicyType: api.PluginPolicyAllowlist, Allowlist: []api.AllowlistEntry{{Command: c.Command}}}
 	a, _, _ := newTestAuthenticator(t, c, nil)
-	if _, err := a.getCreds(); err != nil {
+	if _, err := a.getCreds(context.Background()); err != nil {
 		t.Fatalf("allowlisted plugin refused: %v", err)
 	}
 }
@@ -401,7 +401,7 @@ func TestArgsAndEnvReachThePlugin(t *testing.T) {
 	c := pluginConfig(t, "args", v1APIVersion, api.ExecEnvVar{Name: "PLUGIN_EXTRA", Value: "from-env"})
 	c.Args = []string{"--cluster", "prod", "--verbose"}
 	a, _, _ := newTestAuthenticator(t, c, nil)
-	creds, err := a.getCreds()
+	creds, err := a.getCreds(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -433,7 +433,7 @@ func TestExecInfo(t *testing.T) {
 			c := pluginConfig(t, "token", tt.version, api.ExecEnvVar{Name: "PLUGIN_INFO_OUT", Value: out})
 			c.ProvideClusterInfo = tt.provideInfo
 			a, _, _ := newTestAuthenticator(t, c, cluster)
-			if _, err := a.getCreds(); err != nil {
+			if _, err := a.getCreds(context.Background()); err != nil {
 				t.Fatal(err)
 			}
 			raw, err := os.ReadFile(out)

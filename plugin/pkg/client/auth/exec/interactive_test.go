@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -35,7 +36,7 @@ func TestInteractivePluginGetsStdin(t *testing.T) {
 			}
 			a.stdin = strings.NewReader("yes\n")
 			a.stderr = nil
-			creds, err := a.getCreds()
+			creds, err := a.getCreds(context.Background())
 			if err != nil {
 				t.Fatal(err)
 			}

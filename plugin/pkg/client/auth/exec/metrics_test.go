@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"sync"
@@ -49,7 +50,7 @@ func TestCallMetrics(t *testing.T) {
 		denied,
 	} {
 		a, _, _ := newTestAuthenticator(t, c, nil)
-		_, _ = a.getCreds()
+		_, _ = a.getCreds(context.Background())
 	}
 	if got, want := fmt.Sprint(calls.calls), "[0/no_error 3/plugin_execution_error 1/plugin_not_found_error]"; got != want {
 		t.Errorf("calls = %s, want %s", got, want)

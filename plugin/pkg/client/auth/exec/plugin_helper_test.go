@@ -41,7 +41,40 @@ func TestMain(m *testing.M) {
 //	                run (the last one repeats)
 //	PLUGIN_VERSION  apiVersion to reply with (default: the request's)
 //	PLUGIN_CERTS    directory with cert-n.pem / key-n.pem
+//	PLUGIN_PID_OUT  file receiving the plugin's process id
+//	PLUGIN_RELEASE  file whose appearance lets a "wait" plugin answer
 func runFakePlugin(mode string) int {
+	if out := os.Getenv("PLUGIN_PID_OUT"); out != "" {
+		if err := os.WriteFile(out+".tmp", []byte(strconv.Itoa(os.Getpid())), 0o600); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 2
+		}
+		// Renamed into place so a reader never sees a partial id.
+		if err := os.Rename(out+".tmp", out); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 2
+		}
+	}
+	switch mode {
+	case "hang":
+		// A plugin that never exits.
+		for {
+			time.Sleep(time.Hour)
+		}
+	case "slow":
+		// A plugin that answers, but only after half a minute.
+		time.Sleep(30 * time.Second)
+		mode = "token"
+	case "wait":
+		// Answers like "token" once the release file exists.
+		for {
+			if _, err := os.Stat(os.Getenv("PLUGIN_RELEASE")); err == nil {
+				break
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		mode = "token"
+	}
 	n := 1
 	if counter := os.Getenv("PLUGIN_COUNTER"); counter != "" {
 		if b, err := os.ReadFile(counter); err == nil {

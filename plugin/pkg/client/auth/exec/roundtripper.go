@@ -8,6 +8,7 @@ import (
 	utilnet "k8s.io/apimachinery/pkg/util/net"
 	"k8s.io/klog/v2"
 
+	"github.com/kubeclient/client-go/internal/redirect"
 	"github.com/kubeclient/client-go/transport"
 	"github.com/kubeclient/client-go/util/connrotation"
 )
@@ -57,14 +58,16 @@ func (r *roundTripper) WrappedRoundTripper() http.RoundTripper { return r.base }
 
 // RoundTrip implements http.RoundTripper.
 func (r *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
-	// Someone else already chose how to authenticate this request.
-	if req.Header.Get("Authorization") != "" {
+	// Someone else already chose how to authenticate this request, or it
+	// is a redirect hop to another server, which gets no credentials (and
+	// whose 401 says nothing about them).
+	if req.Header.Get("Authorization") != "" || redirect.LeftOrigin(req) {
 		return r.base.RoundTrip(req)
 	}
 
-	creds, err := r.a.getCreds()
+	creds, err := r.a.getCreds(req.Context())
 	if err != nil {
-		return nil, fmt.Errorf("getting credentials: %v", err)
+		return nil, fmt.Errorf("getting credentials: %w", err)
 	}
 	if creds.token != "" {
 		req = utilnet.CloneRequest(req)
@@ -78,7 +81,7 @@ func (r *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 	if resp.StatusCode == http.StatusUnauthorized {
 		// The response is returned as is; the next request uses whatever
 		// the plugin returns now.
-		if err := r.a.refreshAfterRejection(creds); err != nil {
+		if err := r.a.refreshAfterRejection(req.Context(), creds); err != nil {
 			klog.Errorf("refreshing credentials: %v", err)
 		}
 	}

@@ -2,6 +2,7 @@ package exec
 
 import (
 	"bytes"
+	"context"
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
@@ -32,52 +33,14 @@ To learn more about this feature, consult the documentation available at:
 // in an error message.
 const maxStderrInError = 4 << 10
 
-// cert returns the cached client certificate, running the plugin when there
-// is none; it is the transport's TLS client-certificate callback. A nil
-// certificate means the plugin returned a token only.
-func (a *Authenticator) cert() (*tls.Certificate, error) {
-	creds, err := a.getCreds()
-	if err != nil {
-		return nil, err
-	}
-	return creds.cert, nil
-}
-
-// getCreds returns the cached credentials while they are valid and runs the
-// plugin otherwise.
-func (a *Authenticator) getCreds() (*credentials, error) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.cachedCreds != nil && !a.expiredLocked() {
-		return a.cachedCreds, nil
-	}
-	if err := a.refreshCredsLocked(); err != nil {
-		return nil, err
-	}
-	return a.cachedCreds, nil
-}
-
-func (a *Authenticator) expiredLocked() bool {
-	return !a.exp.IsZero() && a.clock.Now().After(a.exp)
-}
-
-// refreshAfterRejection runs the plugin again after the server rejected
-// used, unless another request already replaced those credentials.
-func (a *Authenticator) refreshAfterRejection(used *credentials) error {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if used != a.cachedCreds {
-		return nil
-	}
-	return a.refreshCredsLocked()
-}
-
-// refreshCredsLocked runs the plugin and caches what it returns. a.mu must
-// be held.
-func (a *Authenticator) refreshCredsLocked() error {
+// runPlugin runs the plugin once under ctx and returns what it printed,
+// decoded. It holds no lock while the process runs; a.mu is taken only for
+// the plugin policy check, which may remember resolved allowlist paths.
+// When ctx ends the process is killed.
+func (a *Authenticator) runPlugin(ctx context.Context) (*credentials, time.Time, error) {
 	interactive, err := a.interactive()
 	if err != nil {
-		return fmt.Errorf("exec plugin cannot support interactive mode: %w", err)
+		return nil, time.Time{}, fmt.Errorf("exec plugin cannot support interactive mode: %w", err)
 	}
 
 	request := &clientauthentication.ExecCredential{
@@ -88,12 +51,15 @@ func (a *Authenticator) refreshCredsLocked() error {
 	}
 	encoded, err := runtime.Encode(codecs.LegacyCodec(a.group), request)
 	if err != nil {
-		return fmt.Errorf("encode ExecCredentials: %v", err)
+		return nil, time.Time{}, fmt.Errorf("encode ExecCredentials: %v", err)
 	}
 
 	var stdout bytes.Buffer
 	stderr := &prefixBuffer{limit: maxStderrInError}
-	cmd := exec.Command(a.cmd, a.args...)
+	cmd := exec.CommandContext(ctx, a.cmd, a.args...)
+	// A plugin that started children holding its output open must not keep
+	// Wait from returning once the plugin itself was killed.
+	cmd.WaitDelay = killedPluginWaitDelay
 	cmd.Env = append(append(a.environ(), a.env...), execInfoEnv+"="+string(encoded))
 	cmd.Stdout = &stdout
 	cmd.Stderr = stderr
@@ -104,24 +70,29 @@ func (a *Authenticator) refreshCredsLocked() error {
 		cmd.Stdin = a.stdin
 	}
 
+	a.mu.Lock()
 	err = a.checkPolicyLocked(cmd)
+	a.mu.Unlock()
 	recordPolicyDecision(err)
 	if err != nil {
-		return err
+		return nil, time.Time{}, err
 	}
 
 	err = cmd.Run()
 	recordCall(err)
 	if err != nil {
-		return a.runError(err, stderr)
+		if ctx.Err() != nil {
+			return nil, time.Time{}, fmt.Errorf("exec: executable %s stopped: %w", a.cmd, context.Cause(ctx))
+		}
+		return nil, time.Time{}, a.runError(err, stderr)
 	}
+	return a.parseOutput(stdout.Bytes())
+}
 
-	creds, exp, err := a.parseOutput(stdout.Bytes())
-	if err != nil {
-		return err
-	}
+// storeLocked caches creds and their expiry. Connections authenticated
+// with a certificate that creds replace are closed. a.mu must be held.
+func (a *Authenticator) storeLocked(creds *credentials, exp time.Time) {
 	a.exp = exp
-
 	previous := a.cachedCreds
 	a.cachedCreds = creds
 	if previous != nil && !reflect.DeepEqual(previous.cert, creds.cert) {
@@ -138,7 +109,6 @@ func (a *Authenticator) refreshCredsLocked() error {
 		certExpiry = creds.cert.Leaf.NotAfter
 	}
 	certExpiries.set(a, certExpiry)
-	return nil
 }
 
 // parseOutput decodes and validates what the plugin printed.

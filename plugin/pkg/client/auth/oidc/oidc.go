@@ -14,6 +14,7 @@ import (
 	utilnet "k8s.io/apimachinery/pkg/util/net"
 	"k8s.io/klog/v2"
 
+	"github.com/kubeclient/client-go/internal/redirect"
 	restclient "github.com/kubeclient/client-go/rest"
 )
 
@@ -155,7 +156,8 @@ type roundTripper struct {
 var _ utilnet.RoundTripperWrapper = &roundTripper{}
 
 func (r *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
-	if req.Header.Get("Authorization") != "" {
+	// A redirect hop to another server gets no token.
+	if req.Header.Get("Authorization") != "" || redirect.LeftOrigin(req) {
 		return r.wrapped.RoundTrip(req)
 	}
 	token, err := r.provider.idToken()

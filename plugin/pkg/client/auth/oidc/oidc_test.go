@@ -431,3 +431,43 @@ func TestIDTokenValid(t *testing.T) {
 		})
 	}
 }
+
+// TestIDTokenStaysWithItsOrigin: a redirect to another server is followed
+// without the ID token (client-go sends it on every hop), one within the
+// origin keeps it.
+func TestIDTokenStaysWithItsOrigin(t *testing.T) {
+	valid := tokenExpiringAt(t, testNow.Add(time.Hour))
+	p := newProvider(t, map[string]string{cfgIssuerURL: "https://unused", cfgClientID: "kubectl", cfgIDToken: valid}, &recordingPersister{})
+	for _, code := range []int{301, 302, 307, 308} {
+		other, seenOther := apiServer(t)
+		var landedMu sync.Mutex
+		var landedAtOrigin string
+		mux := http.NewServeMux()
+		mux.HandleFunc("/away", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, other.URL+"/x", code) })
+		mux.HandleFunc("/near", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/landing", code) })
+		mux.HandleFunc("/landing", func(w http.ResponseWriter, r *http.Request) {
+			landedMu.Lock()
+			defer landedMu.Unlock()
+			landedAtOrigin = r.Header.Get("Authorization")
+		})
+		origin := httptest.NewServer(mux)
+		client := &http.Client{Transport: p.WrapTransport(http.DefaultTransport)}
+		for _, path := range []string{"/away", "/near"} {
+			resp, err := client.Get(origin.URL + path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+		}
+		if got := seenOther(); len(got) != 1 || got[0] != "" {
+			t.Errorf("%d: the other server saw Authorization %q", code, got)
+		}
+		landedMu.Lock()
+		landed := landedAtOrigin
+		landedMu.Unlock()
+		if landed != "Bearer "+valid {
+			t.Errorf("%d: a redirect within the origin lost the token: %q", code, landed)
+		}
+		origin.Close()
+	}
+}
