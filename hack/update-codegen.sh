@@ -10,6 +10,7 @@ go run ./hack/codegen \
   -go-list-dir "$root" \
   -output-dir "$out" \
   -module github.com/kubeclient/client-go \
+  -layout client-go \
   -inputs-file hack/codegen/kubernetes-inputs.txt \
   -apply-only-inputs k8s.io/api/imagepolicy/v1alpha1,k8s.io/apimachinery/pkg/apis/meta/v1 \
   -clean

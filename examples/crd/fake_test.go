@@ -14,7 +14,7 @@ import (
 	stablev1 "github.com/kubeclient/client-go/examples/crd/apis/stable/v1"
 	applystablev1 "github.com/kubeclient/client-go/examples/crd/generated/applyconfiguration/stable/v1"
 	"github.com/kubeclient/client-go/examples/crd/generated/clientset/versioned/fake"
-	"github.com/kubeclient/client-go/examples/crd/generated/informers"
+	informers "github.com/kubeclient/client-go/examples/crd/generated/informers/externalversions"
 	"github.com/kubeclient/client-go/tools/cache"
 )
 

@@ -7,6 +7,17 @@
 //
 //	go run ./hack/codegen -output-dir . -inputs k8s.io/api/apps/v1,k8s.io/api/core/v1
 //
+// By default the packages are laid out as k8s.io/code-generator lays them
+// out (clientset/versioned, informers/externalversions, listers/<group>/<version>,
+// applyconfiguration), so code that imports clients made by code-generator
+// keeps its imports; -layout client-go writes client-go's own layout
+// (kubernetes, informers, listers, applyconfigurations), which the library's
+// generated tree uses. From a user's module, as a Go tool:
+//
+//	go get -tool github.com/kubeclient/client-go/hack/codegen
+//	go tool codegen -module example.com/m/generated -output-dir generated \
+//	    -inputs example.com/m/apis/stable/v1 -prefer-protobuf=false -deepcopy
+//
 // With -clean, generated files (recognised by their header) that the run did
 // not produce are removed from the output packages.
 package main
@@ -37,8 +48,11 @@ func main() {
 		outputDir   = flag.String("output-dir", ".", "directory that -module maps to; files are written below it")
 		module      = flag.String("module", "github.com/kubeclient/client-go", "import path of -output-dir")
 		runtimePath = flag.String("runtime", "github.com/kubeclient/client-go", "module providing rest, gentype, discovery and util/apply")
-		clientset   = flag.String("clientset", "kubernetes", "clientset package, relative to -module")
-		applyRoot   = flag.String("applyconfigurations", "applyconfigurations", "apply configuration root package, relative to -module")
+		layoutName  = flag.String("layout", "code-generator", "package layout: code-generator (clientset/versioned, informers/externalversions, listers, applyconfiguration, as k8s.io/code-generator writes them) or client-go (kubernetes, informers, listers, applyconfigurations); the four flags below override single paths")
+		clientset   = flag.String("clientset", "", "clientset package, relative to -module (default from -layout)")
+		applyRoot   = flag.String("applyconfigurations", "", "apply configuration root package, relative to -module (default from -layout)")
+		informers   = flag.String("informers", "", "informer factory package, relative to -module (default from -layout)")
+		listers     = flag.String("listers", "", "lister root package, relative to -module (default from -layout)")
 		inputs      = flag.String("inputs", "", "comma-separated API packages (import paths); defaults to @inputs-file")
 		inputsFile  = flag.String("inputs-file", "", "file listing API packages, one per line")
 		applyExtra  = flag.String("apply-only-inputs", "", "comma-separated API packages that get apply configurations but no client")
@@ -73,9 +87,17 @@ func main() {
 	if *verbose {
 		fmt.Fprintf(os.Stderr, "parsed %d packages in %v\n", len(u.Packages), time.Since(start))
 	}
-	l := layout.Layout{
-		Module: *module, OutputDir: *outputDir, RuntimePath: *runtimePath,
-		ClientsetPath: *clientset, ApplyConfigPath: *applyRoot, PreferProtobuf: *protobuf,
+	l, ok := layout.Presets[*layoutName]
+	if !ok {
+		fail(fmt.Errorf("unknown -layout %q (code-generator or client-go)", *layoutName))
+	}
+	l.Module, l.OutputDir, l.RuntimePath, l.PreferProtobuf = *module, *outputDir, *runtimePath, *protobuf
+	for _, o := range []struct{ flag, field *string }{
+		{clientset, &l.ClientsetPath}, {applyRoot, &l.ApplyConfigPath}, {informers, &l.InformersPath}, {listers, &l.ListersPath},
+	} {
+		if *o.flag != "" {
+			*o.field = *o.flag
+		}
 	}
 	out := gofile.NewOutput()
 	if err := clientgen.Generate(u, l, out); err != nil {

@@ -2,7 +2,9 @@
 # Regenerates the example CRD client of examples/crd with the project's code
 # generator: deepcopy functions next to the API types (apis/stable/v1) and
 # the clientset, fake clientset, listers, informers and apply configurations
-# under generated/, speaking JSON.
+# under generated/, speaking JSON, in k8s.io/code-generator's layout
+# (generated/clientset/versioned, generated/informers/externalversions,
+# generated/listers/stable/v1, generated/applyconfiguration).
 # Usage: examples/crd/hack/update-codegen.sh [output-dir]
 #   output-dir stands for examples/crd/generated (default); the deepcopy file
 #   is written to output-dir/../apis/stable/v1.
@@ -16,8 +18,6 @@ go run ./hack/codegen \
   -output-dir "$out" \
   -module github.com/kubeclient/client-go/examples/crd/generated \
   -runtime github.com/kubeclient/client-go \
-  -clientset clientset/versioned \
-  -applyconfigurations applyconfiguration \
   -inputs github.com/kubeclient/client-go/examples/crd/apis/stable/v1 \
   -prefer-protobuf=false \
   -deepcopy \

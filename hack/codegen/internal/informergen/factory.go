@@ -11,21 +11,21 @@ import (
 // factory writes the root package: doc.go, factory.go (SharedInformerFactory
 // and its options) and generic.go (GenericInformer and ForResource).
 func (g *generator) factory(gs []selectedGroup, out *gofile.Output) error {
-	pkg := path.Base(Root)
-	if err := out.Add(Root, "doc.go", gofile.NewWithDoc(pkg, "Package "+pkg+" holds the SharedInformerFactory, which builds and shares one\ninformer per resource type, and gives access to the informers of every API\ngroup it knows.")); err != nil {
+	pkg := path.Base(g.l.InformersRel())
+	if err := out.Add(g.l.InformersRel(), "doc.go", gofile.NewWithDoc(pkg, "Package "+pkg+" holds the SharedInformerFactory, which builds and shares one\ninformer per resource type, and gives access to the informers of every API\ngroup it knows.")); err != nil {
 		return err
 	}
-	if err := out.Add(Root, "factory.go", g.factoryFile(gs, pkg)); err != nil {
+	if err := out.Add(g.l.InformersRel(), "factory.go", g.factoryFile(gs, pkg)); err != nil {
 		return err
 	}
-	return out.Add(Root, "generic.go", g.genericFile(gs, pkg))
+	return out.Add(g.l.InformersRel(), "generic.go", g.genericFile(gs, pkg))
 }
 
 func (g *generator) factoryFile(gs []selectedGroup, pkg string) *gofile.File {
 	f := gofile.New(pkg)
 	a := map[string]string{
 		"cache":   f.Import(g.l.Runtime("tools/cache")),
-		"ii":      f.Import(g.l.Import(internalInterfacesRel)),
+		"ii":      f.Import(g.l.Import(g.l.InternalInterfacesRel())),
 		"kube":    f.Import(g.l.Import(g.l.ClientsetPath)),
 		"context": f.Import("context"),
 		"reflect": f.Import("reflect"),
@@ -38,7 +38,7 @@ func (g *generator) factoryFile(gs []selectedGroup, pkg string) *gofile.File {
 	}
 	accessors, methods := "", ""
 	for _, sg := range gs {
-		alias := f.Import(g.l.Import(groupRel(sg.Group)))
+		alias := f.Import(g.l.Import(g.l.InformerGroupRel(sg.Group)))
 		accessors += fmt.Sprintf("\t// %s returns the informers of the %s group.\n\t%s() %s.Interface\n", sg.GoName, groupLabel(sg.Group), sg.GoName, alias)
 		methods += fmt.Sprintf("\n// %s returns the informers of the %s group.\nfunc (f *sharedInformerFactory) %s() %s.Interface {\n\treturn %s.New(f, f.namespace, f.tweakListOptions)\n}\n", sg.GoName, groupLabel(sg.Group), sg.GoName, alias, alias)
 	}

@@ -56,8 +56,8 @@ func clientAccessor(gv *model.GroupVersion) string {
 }
 
 func (g *generator) internalInterfaces(out *gofile.Output) error {
-	pkg := path.Base(internalInterfacesRel)
-	if err := out.Add(internalInterfacesRel, "doc.go", gofile.NewWithDoc(pkg, "Package "+pkg+" declares the interfaces the informer factory and the\ngenerated informers share, kept apart to avoid an import cycle.")); err != nil {
+	pkg := path.Base(g.l.InternalInterfacesRel())
+	if err := out.Add(g.l.InternalInterfacesRel(), "doc.go", gofile.NewWithDoc(pkg, "Package "+pkg+" declares the interfaces the informer factory and the\ngenerated informers share, kept apart to avoid an import cycle.")); err != nil {
 		return err
 	}
 	f := gofile.New(pkg)
@@ -98,21 +98,21 @@ type InformerOptions struct {
 }
 `, f.Import(g.l.Import(g.l.ClientsetPath)), f.Import("time"), f.Import(g.l.Runtime("tools/cache")),
 		f.Import("k8s.io/apimachinery/pkg/runtime"), f.Import("k8s.io/apimachinery/pkg/apis/meta/v1"))
-	return out.Add(internalInterfacesRel, "factory_interfaces.go", f)
+	return out.Add(g.l.InternalInterfacesRel(), "factory_interfaces.go", f)
 }
 
 func (g *generator) group(sg selectedGroup, out *gofile.Output) error {
-	rel := groupRel(sg.Group)
+	rel := g.l.InformerGroupRel(sg.Group)
 	pkg := path.Base(rel)
 	if err := out.Add(rel, "doc.go", gofile.NewWithDoc(pkg, fmt.Sprintf("Package %s gives access to the shared informers of the %s API group,\none accessor per version.", pkg, groupLabel(sg.Group)))); err != nil {
 		return err
 	}
 	f := gofile.New(pkg)
-	ii := f.Import(g.l.Import(internalInterfacesRel))
+	ii := f.Import(g.l.Import(g.l.InternalInterfacesRel()))
 	f.Printf("// Interface returns the informers of each version of the %s group.\ntype Interface interface {\n", groupLabel(sg.Group))
 	for _, gv := range sg.Versions {
 		v := model.UpperFirst(gv.Version)
-		f.Printf("\t// %s returns the informers of %s/%s.\n\t%s() %s.Interface\n", v, groupLabel(sg.Group), gv.Version, v, f.Import(g.l.Import(versionRel(gv))))
+		f.Printf("\t// %s returns the informers of %s/%s.\n\t%s() %s.Interface\n", v, groupLabel(sg.Group), gv.Version, v, f.Import(g.l.Import(g.l.InformerVersionRel(gv))))
 	}
 	f.Printf("}\n\n")
 	f.Printf(`type group struct {
@@ -129,21 +129,21 @@ func New(f %[1]s.SharedInformerFactory, namespace string, tweakListOptions %[1]s
 `, ii)
 	for _, gv := range sg.Versions {
 		v := model.UpperFirst(gv.Version)
-		alias := f.Import(g.l.Import(versionRel(gv)))
+		alias := f.Import(g.l.Import(g.l.InformerVersionRel(gv)))
 		f.Printf("\n// %s returns the informers of %s/%s.\nfunc (g *group) %s() %s.Interface {\n\treturn %s.New(g.factory, g.namespace, g.tweakListOptions)\n}\n", v, groupLabel(sg.Group), gv.Version, v, alias, alias)
 	}
 	return out.Add(rel, "interface.go", f)
 }
 
 func (g *generator) version(gv *model.GroupVersion, out *gofile.Output) error {
-	rel := versionRel(gv)
+	rel := g.l.InformerVersionRel(gv)
 	pkg := gv.Version
 	if err := out.Add(rel, "doc.go", gofile.NewWithDoc(pkg, fmt.Sprintf("Package %s holds the shared informers of the %s API group, version %s.", pkg, groupLabel(gv.Group), gv.Version))); err != nil {
 		return err
 	}
 	rs := resources(gv)
 	f := gofile.New(pkg)
-	ii := f.Import(g.l.Import(internalInterfacesRel))
+	ii := f.Import(g.l.Import(g.l.InternalInterfacesRel()))
 	f.Printf("// Interface returns the informer of each resource of %s/%s.\ntype Interface interface {\n", groupLabel(gv.Group), gv.Version)
 	for _, r := range rs {
 		f.Printf("\t// %s returns the informer of %s.\n\t%s() Typed%sInformer\n", r.Plural, r.Resource, r.Plural, r.Kind)

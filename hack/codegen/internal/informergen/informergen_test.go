@@ -27,7 +27,8 @@ func generate(t *testing.T) *gofile.Output {
 	}
 	l := layout.Layout{
 		Module: "example.com/widgets/generated", OutputDir: t.TempDir(),
-		RuntimePath: "github.com/kubeclient/client-go", ClientsetPath: "clientset",
+		RuntimePath: "github.com/kubeclient/client-go", ClientsetPath: "clientset/versioned",
+		InformersPath: "informers/externalversions", ListersPath: "listers",
 	}
 	out := gofile.NewOutput()
 	if err := Generate(u, l, out); err != nil {
@@ -55,7 +56,7 @@ func TestGeneratedInformers(t *testing.T) {
 		notWant []string
 	}{
 		{
-			file: "informers/example/v1/widget.go",
+			file: "informers/externalversions/example/v1/widget.go",
 			want: []string{
 				"type WidgetInformer interface { Informer() cache.SharedIndexInformer Lister() listersexamplev1.WidgetLister }",
 				"type TypedWidgetInformer interface",
@@ -63,9 +64,9 @@ func TestGeneratedInformers(t *testing.T) {
 				"type WidgetIndexInformer cache.TypedSharedIndexInformer[*examplev1.Widget]",
 				"type WidgetHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*examplev1.Widget]",
 				"type DeletedWidget = cache.DeletedObject[*examplev1.Widget]",
-				"func NewWidgetInformer(client clientset.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer",
-				"func NewFilteredWidgetInformer(client clientset.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer",
-				"func NewTypedWidgetInformerWithOptions(client clientset.Interface, namespace string, options internalinterfaces.InformerOptions) WidgetIndexInformer",
+				"func NewWidgetInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer",
+				"func NewFilteredWidgetInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer",
+				"func NewTypedWidgetInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) WidgetIndexInformer",
 				"client.ExampleV1().Widgets(namespace).List(ctx, opts)",
 				"client.ExampleV1().Widgets(namespace).Watch(ctx, opts)",
 				"ListWithContextFunc: listObjects",
@@ -74,38 +75,39 @@ func TestGeneratedInformers(t *testing.T) {
 				"func ToTypedWidgetInformer(informer WidgetInformer) TypedWidgetInformer",
 				"func ToWidgetIndexInformer(informer cache.SharedIndexInformer) WidgetIndexInformer",
 				`"example.com/widgets/generated/listers/example/v1"`,
-				`"example.com/widgets/generated/clientset"`,
+				`"example.com/widgets/generated/clientset/versioned"`,
 			},
 		},
 		{
-			file: "informers/example/v1/gadget.go",
+			file: "informers/externalversions/example/v1/gadget.go",
 			want: []string{
-				"func NewGadgetInformer(client clientset.Interface, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer",
+				"func NewGadgetInformer(client versioned.Interface, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer",
 				"client.ExampleV1().Gadgets().List(ctx, opts)",
 			},
 			notWant: []string{"namespace string,", "(namespace)"},
 		},
 		{
-			file:    "informers/example/v1/interface.go",
+			file:    "informers/externalversions/example/v1/interface.go",
 			want:    []string{"Widgets() TypedWidgetInformer", "Gadgets() TypedGadgetInformer", "func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakListOptions internalinterfaces.TweakListOptionsFunc) Interface"},
 			notWant: []string{"Policies", "Reviews"},
 		},
 		{
-			file: "informers/example/interface.go",
+			file: "informers/externalversions/example/interface.go",
 			want: []string{"V1() examplev1.Interface", "return examplev1.New(g.factory, g.namespace, g.tweakListOptions)"},
 		},
 		{
-			file: "informers/factory.go",
+			file: "informers/externalversions/factory.go",
 			want: []string{
+				"package externalversions",
 				"type SharedInformerOption func(*sharedInformerFactory) *sharedInformerFactory",
-				"func NewSharedInformerFactoryWithOptions(client clientset.Interface, defaultResync time.Duration, options ...SharedInformerOption) SharedInformerFactory",
+				"func NewSharedInformerFactoryWithOptions(client versioned.Interface, defaultResync time.Duration, options ...SharedInformerOption) SharedInformerFactory",
 				"Example() example.Interface",
 				"func (f *sharedInformerFactory) Example() example.Interface",
 				"WaitForCacheSyncWithContext(ctx context.Context) cache.SyncResult",
 			},
 		},
 		{
-			file: "informers/generic.go",
+			file: "informers/externalversions/generic.go",
 			want: []string{
 				`case schema.GroupVersionResource{Group: "example.kubeclient.dev", Version: "v1", Resource: "widgets"}: informer = f.Example().V1().Widgets().Informer()`,
 				`case schema.GroupVersionResource{Group: "example.kubeclient.dev", Version: "v1", Resource: "gadgets"}:`,
@@ -114,9 +116,9 @@ func TestGeneratedInformers(t *testing.T) {
 			notWant: []string{"policies", "reviews"},
 		},
 		{
-			file: "informers/internalinterfaces/factory_interfaces.go",
+			file: "informers/externalversions/internalinterfaces/factory_interfaces.go",
 			want: []string{
-				"type NewInformerFunc func(clientset.Interface, time.Duration) cache.SharedIndexInformer",
+				"type NewInformerFunc func(versioned.Interface, time.Duration) cache.SharedIndexInformer",
 				"type TweakListOptionsFunc func(*metav1.ListOptions)",
 				"InformerName() *cache.InformerName",
 			},
@@ -137,7 +139,7 @@ func TestGeneratedInformers(t *testing.T) {
 			}
 		})
 	}
-	for _, p := range []string{"informers/example/v1/policy.go", "informers/example/v1/review.go"} {
+	for _, p := range []string{"informers/externalversions/example/v1/policy.go", "informers/externalversions/example/v1/review.go"} {
 		if out.Content(p) != nil {
 			t.Errorf("%s generated for a resource without list and watch", p)
 		}
@@ -186,7 +188,7 @@ func TestNoInformableResourceGeneratesNothing(t *testing.T) {
 	}}
 	g.Versions = []*model.GroupVersion{gv}
 	out := gofile.NewOutput()
-	if err := Generate(&model.Universe{Groups: []*model.Group{g}}, layout.Layout{Module: "m"}, out); err != nil {
+	if err := Generate(&model.Universe{Groups: []*model.Group{g}}, layout.Layout{Module: "m", InformersPath: "informers/externalversions", ListersPath: "listers"}, out); err != nil {
 		t.Fatal(err)
 	}
 	if paths := out.Paths(); len(paths) != 0 {

@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/kubeclient/client-go/hack/codegen/internal/gofile"
-	"github.com/kubeclient/client-go/hack/codegen/internal/listergen"
 	"github.com/kubeclient/client-go/hack/codegen/internal/model"
 )
 
@@ -20,9 +19,9 @@ func (g *generator) resourceFile(gv *model.GroupVersion, r *model.Resource) *gof
 		"obj":      "*" + f.Import(gv.Package.Path) + "." + r.Kind,
 		"zero":     "&" + f.Import(gv.Package.Path) + "." + r.Kind + "{}",
 		"cache":    f.Import(g.l.Runtime("tools/cache")),
-		"ii":       f.Import(g.l.Import(internalInterfacesRel)),
+		"ii":       f.Import(g.l.Import(g.l.InternalInterfacesRel())),
 		"kube":     f.Import(g.l.Import(g.l.ClientsetPath)),
-		"listers":  f.Import(g.l.Import(listergen.Rel(gv))),
+		"listers":  f.Import(g.l.Import(g.l.ListerRel(gv))),
 		"time":     f.Import("time"),
 		"context":  f.Import("context"),
 		"metav1":   f.Import("k8s.io/apimachinery/pkg/apis/meta/v1"),

@@ -1,26 +1,8 @@
 package informergen
 
 import (
-	"path"
-
 	"github.com/kubeclient/client-go/hack/codegen/internal/model"
 )
-
-// Root is the informer root package (the factory) relative to the layout's
-// module.
-const Root = "informers"
-
-// internalInterfacesRel is the package holding the interfaces shared by the
-// factory and the generated informers.
-var internalInterfacesRel = path.Join(Root, "internalinterfaces")
-
-// groupRel returns the informer package of group g relative to the module.
-func groupRel(g *model.Group) string { return path.Join(Root, g.PackageName) }
-
-// versionRel returns the informer package of gv relative to the module.
-func versionRel(gv *model.GroupVersion) string {
-	return path.Join(Root, gv.Group.PackageName, gv.Version)
-}
 
 // Informable reports whether r gets an informer: a +genclient type with
 // standard verbs that include list and watch.

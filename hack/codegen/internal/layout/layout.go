@@ -20,11 +20,38 @@ type Layout struct {
 	// ApplyConfigPath is the apply configuration root relative to Module
 	// (applyconfigurations).
 	ApplyConfigPath string
+	// InformersPath is the informer factory package relative to Module
+	// (informers/externalversions as k8s.io/code-generator writes it,
+	// informers in client-go).
+	InformersPath string
+	// ListersPath is the lister root relative to Module (listers); the
+	// listers of a group version live at ListersPath/<group>/<version>.
+	ListersPath string
 	// RuntimePath is the module holding gentype, rest, discovery and
 	// util/apply; usually equal to Module.
 	RuntimePath string
 	// PreferProtobuf makes the clients ask for protobuf, as built-in types do.
 	PreferProtobuf bool
+}
+
+// Presets are the named package layouts of the -layout flag; Module,
+// OutputDir, RuntimePath and PreferProtobuf are filled in by the caller.
+var Presets = map[string]Layout{
+	// code-generator is the layout k8s.io/code-generator's kube_codegen.sh
+	// writes, with its package names (versioned, externalversions).
+	"code-generator": {
+		ClientsetPath:   "clientset/versioned",
+		ApplyConfigPath: "applyconfiguration",
+		InformersPath:   "informers/externalversions",
+		ListersPath:     "listers",
+	},
+	// client-go is the layout of k8s.io/client-go itself.
+	"client-go": {
+		ClientsetPath:   "kubernetes",
+		ApplyConfigPath: "applyconfigurations",
+		InformersPath:   "informers",
+		ListersPath:     "listers",
+	},
 }
 
 // Import returns the full import path of a package below Module.
@@ -39,6 +66,30 @@ func (l Layout) Dir(rel string) string { return path.Join(l.OutputDir, rel) }
 // TypedRel is the relative path of a group version's typed client package.
 func (l Layout) TypedRel(gv *model.GroupVersion) string {
 	return path.Join(l.ClientsetPath, "typed", gv.Group.PackageName, gv.Version)
+}
+
+// InformersRel is the relative path of the informer factory package.
+func (l Layout) InformersRel() string { return l.InformersPath }
+
+// InternalInterfacesRel is the relative path of the package holding the
+// interfaces shared by the informer factory and the generated informers.
+func (l Layout) InternalInterfacesRel() string {
+	return path.Join(l.InformersPath, "internalinterfaces")
+}
+
+// InformerGroupRel is the relative path of group g's informer package.
+func (l Layout) InformerGroupRel(g *model.Group) string {
+	return path.Join(l.InformersPath, g.PackageName)
+}
+
+// InformerVersionRel is the relative path of gv's informer package.
+func (l Layout) InformerVersionRel(gv *model.GroupVersion) string {
+	return path.Join(l.InformersPath, gv.Group.PackageName, gv.Version)
+}
+
+// ListerRel is the relative path of gv's lister package.
+func (l Layout) ListerRel(gv *model.GroupVersion) string {
+	return path.Join(l.ListersPath, gv.Group.PackageName, gv.Version)
 }
 
 // SchemeRel is the relative path of the clientset's scheme package.

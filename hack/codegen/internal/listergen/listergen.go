@@ -26,7 +26,7 @@ func Generate(u *model.Universe, l layout.Layout, out *gofile.Output) error {
 }
 
 func generateGroupVersion(gv *model.GroupVersion, l layout.Layout, out *gofile.Output) error {
-	rel := Rel(gv)
+	rel := l.ListerRel(gv)
 	pkg := gv.Version
 	doc := fmt.Sprintf("Package %s holds the listers of the %s API group, version %s: read-only\nviews of the objects cached by shared informers.", pkg, groupLabel(gv.Group), gv.Version)
 	if err := out.Add(rel, "doc.go", gofile.NewWithDoc(pkg, doc)); err != nil {
@@ -69,7 +69,7 @@ func listerFile(gv *model.GroupVersion, r *model.Resource, l layout.Layout) *gof
 	api := f.Import(gv.Package.Path)
 	labels := f.Import("k8s.io/apimachinery/pkg/labels")
 	schema := f.Import("k8s.io/apimachinery/pkg/runtime/schema")
-	listers := f.Import(l.Runtime(Root))
+	listers := f.Import(l.Runtime(runtimeListers))
 	cache := f.Import(l.Runtime("tools/cache"))
 	obj := "*" + api + "." + r.Kind
 	impl := model.LowerFirst(r.Kind) + "Lister"

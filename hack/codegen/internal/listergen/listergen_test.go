@@ -30,7 +30,8 @@ func generate(t *testing.T, outputDir string) *gofile.Output {
 	}
 	l := layout.Layout{
 		Module: "example.com/widgets/generated", OutputDir: outputDir,
-		RuntimePath: "github.com/kubeclient/client-go", ClientsetPath: "clientset",
+		RuntimePath: "github.com/kubeclient/client-go", ClientsetPath: "clientset/versioned",
+		ListersPath: "listers",
 	}
 	out := gofile.NewOutput()
 	if err := Generate(u, l, out); err != nil {

@@ -1,19 +1,12 @@
 package listergen
 
 import (
-	"path"
-
 	"github.com/kubeclient/client-go/hack/codegen/internal/model"
 )
 
-// Root is the lister root package relative to the layout's module; the
-// lister of a group version lives at Root/<group>/<version>.
-const Root = "listers"
-
-// Rel returns the lister package of gv relative to the module.
-func Rel(gv *model.GroupVersion) string {
-	return path.Join(Root, gv.Group.PackageName, gv.Version)
-}
+// runtimeListers is the package of the client runtime that holds the generic
+// lister helpers (ResourceIndexer), relative to the runtime module.
+const runtimeListers = "listers"
 
 // Listable reports whether r gets a lister. A lister is generated for every
 // +genclient type that can be read with get and list, and for

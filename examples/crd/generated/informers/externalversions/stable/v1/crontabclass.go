@@ -6,7 +6,7 @@ import (
 	context "context"
 	stablev1 "github.com/kubeclient/client-go/examples/crd/apis/stable/v1"
 	versioned "github.com/kubeclient/client-go/examples/crd/generated/clientset/versioned"
-	internalinterfaces "github.com/kubeclient/client-go/examples/crd/generated/informers/internalinterfaces"
+	internalinterfaces "github.com/kubeclient/client-go/examples/crd/generated/informers/externalversions/internalinterfaces"
 	listersstablev1 "github.com/kubeclient/client-go/examples/crd/generated/listers/stable/v1"
 	cache "github.com/kubeclient/client-go/tools/cache"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"

@@ -3,8 +3,8 @@
 package stable
 
 import (
-	internalinterfaces "github.com/kubeclient/client-go/examples/crd/generated/informers/internalinterfaces"
-	stablev1 "github.com/kubeclient/client-go/examples/crd/generated/informers/stable/v1"
+	internalinterfaces "github.com/kubeclient/client-go/examples/crd/generated/informers/externalversions/internalinterfaces"
+	stablev1 "github.com/kubeclient/client-go/examples/crd/generated/informers/externalversions/stable/v1"
 )
 
 // Interface returns the informers of each version of the stable.example.com group.

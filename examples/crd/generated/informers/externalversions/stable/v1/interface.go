@@ -3,7 +3,7 @@
 package v1
 
 import (
-	internalinterfaces "github.com/kubeclient/client-go/examples/crd/generated/informers/internalinterfaces"
+	internalinterfaces "github.com/kubeclient/client-go/examples/crd/generated/informers/externalversions/internalinterfaces"
 )
 
 // Interface returns the informer of each resource of stable.example.com/v1.

@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# Ecosystem conformance of the drop-in (hack/dropin): runs the unit tests of
+# projects that import k8s.io/client-go twice, once as published (against
+# client-go v0.37.2) and once with `replace k8s.io/client-go => <drop-in>`,
+# and fails when a test that passes on client-go does not pass on the drop-in.
+# Tests the environment cannot pass fail on both and are only counted.
+#
+# Usage: hack/test-dropin.sh [project ...]   (default: all three)
+#   projects: cli-runtime (k8s.io/cli-runtime v0.37.2), kubectl
+#   (k8s.io/kubectl v0.37.2), controller-runtime (sigs.k8s.io/controller-runtime
+#   v0.25.3, whose envtest runs our kube-apiserver and etcd).
+# Environment:
+#   DROPIN_FULL=1    every package set of the issue instead of the CI subset
+#   DROPIN_WORK=DIR  scratch directory (default: a new temporary one, removed
+#                    at the end unless DROPIN_KEEP=1)
+#   DROPIN_P=N       go test -p (default 1: the machine is shared)
+#   KUBEBUILDER_ASSETS  kube-apiserver and etcd for controller-runtime's envtest
+#                    in the full run (default: the folder
+#                    test/integration/controlplane/build.sh prints, building the
+#                    binaries once if needed)
+# The project sources come from the Go module proxy (go mod download) and are
+# copied to the scratch directory; nothing here touches the library's go.mod.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+
+full="${DROPIN_FULL:-0}"
+par="${DROPIN_P:-1}"
+if [ -n "${DROPIN_WORK:-}" ]; then
+  work="$DROPIN_WORK"
+  mkdir -p "$work"
+else
+  work="$(mktemp -d "${TMPDIR:-/tmp}/kubeclient-dropin.XXXXXX")"
+  if [ "${DROPIN_KEEP:-0}" != 1 ]; then
+    trap 'chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"' EXIT
+  fi
+fi
+export GOWORK=off
+# The copies of the projects may need go.sum lines for the drop-in's graph.
+copy_goflags="${GOFLAGS:+$GOFLAGS }-mod=mod"
+
+# project table: name, module@version, CI packages, full packages.
+declare -A module ci_pkgs full_pkgs
+module[cli-runtime]=k8s.io/cli-runtime@v0.37.2
+ci_pkgs[cli-runtime]="./pkg/..."
+full_pkgs[cli-runtime]="./pkg/..."
+module[kubectl]=k8s.io/kubectl@v0.37.2
+ci_pkgs[kubectl]="./pkg/cmd/get/..."
+full_pkgs[kubectl]="./pkg/cmd/get/... ./pkg/cmd/apply/... ./pkg/cmd/create/... ./pkg/cmd/delete/... ./pkg/cmd/rollout/... ./pkg/cmd/scale/... ./pkg/cmd/logs/... ./pkg/polymorphichelpers/... ./pkg/describe/... ./pkg/drain/..."
+module[controller-runtime]=sigs.k8s.io/controller-runtime@v0.25.3
+ci_pkgs[controller-runtime]="./pkg/client/fake/..."
+full_pkgs[controller-runtime]="./pkg/client/... ./pkg/cache/..."
+
+projects=("$@")
+if [ "${#projects[@]}" -eq 0 ]; then
+  projects=(cli-runtime kubectl controller-runtime)
+fi
+for p in "${projects[@]}"; do
+  if [ -z "${module[$p]:-}" ]; then
+    echo "unknown project $p (known: ${!module[*]})" >&2
+    exit 2
+  fi
+done
+
+log() { echo "test-dropin: $*" >&2; }
+
+dropin="$work/dropin"
+log "writing the drop-in to $dropin"
+go run ./hack/dropin -o "$dropin" >/dev/null
+
+# run_tests DIR RESULTS PKGS...: runs the packages' tests in the module copy
+# DIR, writing `go test -json` output and Ginkgo reports to RESULTS.
+run_tests() {
+  local dir="$1" results="$2"
+  shift 2
+  mkdir -p "$results"
+  # Packages with tests, split into Ginkgo suites (which take the report
+  # flag) and plain ones (which would reject it).
+  local plain=() ginkgo=() pkg imports
+  while read -r pkg imports; do
+    case ",$imports," in
+      *,github.com/onsi/ginkgo/v2,*) ginkgo+=("$pkg") ;;
+      *) plain+=("$pkg") ;;
+    esac
+  done < <(cd "$dir" && GOFLAGS="$copy_goflags" go list -f '{{if or .TestGoFiles .XTestGoFiles}}{{.ImportPath}} {{join .TestImports ","}},{{join .XTestImports ","}}{{end}}' "$@")
+  if [ "${#plain[@]}" -gt 0 ]; then
+    (cd "$dir" && GOFLAGS="$copy_goflags" nice -n 10 go test -json -count=1 -p "$par" "${plain[@]}" >"$results/tests.gotest.json" 2>"$results/tests.stderr") || true
+  fi
+  if [ "${#ginkgo[@]}" -gt 0 ]; then
+    (cd "$dir" && GOFLAGS="$copy_goflags" nice -n 10 go test -json -count=1 -p "$par" "${ginkgo[@]}" \
+      -args --ginkgo.json-report=ginkgo-report.json --ginkgo.no-color >"$results/ginkgo-suites.gotest.json" 2>"$results/ginkgo-suites.stderr") || true
+    local pdir
+    for pkg in "${ginkgo[@]}"; do
+      pdir="$(cd "$dir" && GOFLAGS="$copy_goflags" go list -f '{{.Dir}}' "$pkg")"
+      if [ -f "$pdir/ginkgo-report.json" ]; then
+        mv "$pdir/ginkgo-report.json" "$results/${pkg//\//_}.ginkgo.json"
+      fi
+    done
+  fi
+}
+
+status=0
+summary=()
+for p in "${projects[@]}"; do
+  mod="${module[$p]}"
+  pkgs="${ci_pkgs[$p]}"
+  if [ "$full" = 1 ]; then
+    pkgs="${full_pkgs[$p]}"
+  fi
+  src="$(go mod download -json "$mod" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')"
+  if [ -z "$src" ] || [ ! -f "$src/go.mod" ]; then
+    echo "cannot download $mod" >&2
+    exit 1
+  fi
+  # Only the full set runs envtest suites (pkg/client, pkg/cache); the CI
+  # subset (pkg/client/fake) needs no API server.
+  if [ "$p" = controller-runtime ] && [ "$full" = 1 ] && [ -z "${KUBEBUILDER_ASSETS:-}" ]; then
+    KUBEBUILDER_ASSETS="$("$root/test/integration/controlplane/build.sh")"
+    export KUBEBUILDER_ASSETS
+  fi
+  for side in client-go dropin; do
+    copy="$work/src/$p-$side"
+    chmod -R u+w "$copy" 2>/dev/null || true
+    rm -rf "$copy" "$work/results/$p-$side"
+    mkdir -p "$work/src"
+    cp -R "$src" "$copy"
+    chmod -R u+w "$copy"
+    if [ "$side" = dropin ]; then
+      (cd "$copy" && go mod edit -replace "k8s.io/client-go=$dropin")
+    fi
+    start=$SECONDS
+    log "$p against $side: go test $pkgs"
+    # shellcheck disable=SC2086 # pkgs is a list of patterns
+    run_tests "$copy" "$work/results/$p-$side" $pkgs
+    log "$p against $side: $((SECONDS - start))s"
+  done
+  if ! out="$(go run ./hack/dropin/compare -name "$p" "$work/results/$p-client-go" "$work/results/$p-dropin")"; then
+    status=1
+  fi
+  echo "$out"
+  summary+=("$(echo "$out" | grep -E ' (go tests|ginkgo specs): ' || true)")
+done
+echo
+echo "drop-in conformance summary ($([ "$full" = 1 ] && echo full || echo CI subset)):"
+printf '%s\n' "${summary[@]}"
+exit "$status"
