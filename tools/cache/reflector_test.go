@@ -343,7 +343,7 @@ func TestVeryShortWatchError(t *testing.T) {
 	}
 	r := NewReflectorWithOptions(lw, &v1.Pod{}, NewStore(MetaNamespaceKeyFunc), ReflectorOptions{})
 	w, _ := lw.Watch(metav1.ListOptions{})
-	_, err := r.consumeWatch(context.Background(), time.Now(), w, NewStore(MetaNamespaceKeyFunc), func(string, bool) {}, false, nil)
+	_, err := r.newWatchStream(w, NewStore(MetaNamespaceKeyFunc), time.Now(), nil).applyNext(context.Background())
 	var short *VeryShortWatchError
 	if !errors.As(err, &short) {
 		t.Fatalf("err = %v, want VeryShortWatchError", err)
