@@ -156,20 +156,20 @@ type ReflectorOptions struct {
 // MetaNamespaceKeyFunc with a namespace index, and a Reflector feeding it.
 func NewNamespaceKeyedIndexerAndReflector(lw ListerWatcher, expectedType interface{}, resyncPeriod time.Duration) (indexer Indexer, reflector *Reflector) {
 	indexer = NewIndexer(MetaNamespaceKeyFunc, Indexers{NamespaceIndex: MetaNamespaceIndexFunc})
-	reflector = NewReflector(lw, expectedType, indexer, resyncPeriod)
-	return indexer, reflector
+	return indexer, NewNamedReflector("", lw, expectedType, indexer, resyncPeriod)
+}
+
+// NewNamedReflector returns a Reflector with the given name; an empty name
+// stands for the file:line of the caller outside this package. See
+// NewReflectorWithOptions.
+func NewNamedReflector(name string, lw ListerWatcher, expectedType interface{}, store ReflectorStore, resyncPeriod time.Duration) *Reflector {
+	return NewReflectorWithOptions(lw, expectedType, store, ReflectorOptions{Name: name, ResyncPeriod: resyncPeriod})
 }
 
 // NewReflector returns a Reflector named after its caller's file:line.
 // See NewReflectorWithOptions.
 func NewReflector(lw ListerWatcher, expectedType interface{}, store ReflectorStore, resyncPeriod time.Duration) *Reflector {
-	return NewReflectorWithOptions(lw, expectedType, store, ReflectorOptions{ResyncPeriod: resyncPeriod})
-}
-
-// NewNamedReflector returns a Reflector with the given name. See
-// NewReflectorWithOptions.
-func NewNamedReflector(name string, lw ListerWatcher, expectedType interface{}, store ReflectorStore, resyncPeriod time.Duration) *Reflector {
-	return NewReflectorWithOptions(lw, expectedType, store, ReflectorOptions{Name: name, ResyncPeriod: resyncPeriod})
+	return NewNamedReflector("", lw, expectedType, store, resyncPeriod)
 }
 
 // NewReflectorWithOptions returns a Reflector that keeps store up to date
@@ -263,16 +263,15 @@ func describeType(expectedType interface{}) string {
 	return reflect.TypeOf(expectedType).String()
 }
 
+// expectedGVK is the kind an unstructured example object names, if any:
+// watch events of other kinds are then skipped.
 func expectedGVK(expectedType interface{}) *schema.GroupVersionKind {
-	u, ok := expectedType.(*unstructured.Unstructured)
-	if !ok {
-		return nil
+	if u, ok := expectedType.(*unstructured.Unstructured); ok {
+		if gvk := u.GroupVersionKind(); !gvk.Empty() {
+			return &gvk
+		}
 	}
-	gvk := u.GroupVersionKind()
-	if gvk.Empty() {
-		return nil
-	}
-	return &gvk
+	return nil
 }
 
 // Name returns the reflector's name.
