@@ -216,7 +216,7 @@ func NewReflectorWithOptions(lw ListerWatcher, expectedType interface{}, store R
 	if r.typeDescription == "" {
 		r.typeDescription = describeType(expectedType)
 	}
-	r.health = newWatchHealth(r.name)
+	r.health = newWatchHealth(r.name, reflectorMetrics())
 
 	r.useWatchList = clientfeatures.FeatureGates().Enabled(clientfeatures.WatchListClient)
 	if r.useWatchList && watchlist.DoesClientNotSupportWatchListSemantics(lw) {

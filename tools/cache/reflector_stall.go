@@ -78,9 +78,9 @@ type watchHealth struct {
 	interruptedMetric  CounterMetric
 }
 
-func newWatchHealth(name string) *watchHealth {
+func newWatchHealth(name string, provider MetricsProvider) *watchHealth {
 	h := &watchHealth{stalledMetric: noopMetric{}, interruptedMetric: noopMetric{}}
-	if p, ok := reflectorMetrics().(WatchStreamMetricsProvider); ok {
+	if p, ok := provider.(WatchStreamMetricsProvider); ok {
 		h.stalledMetric = p.NewStalledWatchesMetric(name)
 		h.interruptedMetric = p.NewInterruptedWatchesMetric(name)
 	}
