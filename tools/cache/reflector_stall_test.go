@@ -166,7 +166,9 @@ func TestReflectorStallDetection(t *testing.T) {
 			clk := testingclock.NewFakeClock(time.Now())
 			first := watch.NewFakeWithChanSize(1, false)
 			lw := &scriptedLW{noWatchList: true,
-				list: func(int, metav1.ListOptions) (runtime.Object, error) { return podList("10", "", pod("ns", "a", "10", nil)), nil },
+				list: func(int, metav1.ListOptions) (runtime.Object, error) {
+					return podList("10", "", pod("ns", "a", "10", nil)), nil
+				},
 				watch: func(call int, _ metav1.ListOptions) (watch.Interface, error) {
 					if call == 1 {
 						return first, nil
@@ -262,7 +264,11 @@ func TestReflectorCountsStreamCutInsideEvent(t *testing.T) {
 	r := NewReflectorWithOptions(lw, &v1.Pod{}, store, ReflectorOptions{Backoff: fastBackoff()})
 	var mu sync.Mutex
 	var handled []error
-	r.setWatchErrorHandler(func(_ context.Context, _ *Reflector, err error) { mu.Lock(); handled = append(handled, err); mu.Unlock() })
+	r.setWatchErrorHandler(func(_ context.Context, _ *Reflector, err error) {
+		mu.Lock()
+		handled = append(handled, err)
+		mu.Unlock()
+	})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go r.RunWithContext(ctx)
