@@ -50,8 +50,8 @@ func TestRealFIFOScenarios(t *testing.T) {
 			want: []string{"Deleted:a@2"},
 		},
 		{
-			name: "a known object that vanished during Replace gets an empty tombstone",
-			opts: RealFIFOOptions{KnownObjects: &fakeKnownObjects{keys: []string{"ns/missing", "ns/failing"}, failing: map[string]bool{"ns/failing": true}}},
+			name:   "a known object that vanished during Replace gets an empty tombstone",
+			opts:   RealFIFOOptions{KnownObjects: &fakeKnownObjects{keys: []string{"ns/missing", "ns/failing"}, failing: map[string]bool{"ns/failing": true}}},
 			writes: func(f *RealFIFO) error { return f.Replace(nil, "1") },
 			want:   []string{"Deleted:tombstone(ns/missing,nil)", "Deleted:tombstone(ns/failing,nil)"},
 		},
@@ -333,7 +333,7 @@ func TestDeltaStreamReusesItsBuffer(t *testing.T) {
 		}
 	}
 	push(128)
-	pop(100) // a dead prefix of 100 before 28 live items
+	pop(100)  // a dead prefix of 100 before 28 live items
 	push(200) // the buffer is full: the live tail slides down
 	if s.head != 0 {
 		t.Errorf("dead prefix kept: head %d", s.head)
