@@ -338,24 +338,6 @@ func (a *deltaApplier) process(obj interface{}, isInInitialList bool) error {
 }
 
 func (a *deltaApplier) apply(d Delta, isInInitialList bool) error {
-	if c, ok := a.store.(*cache); ok && c.transformer == nil {
-		switch d.Type {
-		case Sync, Replaced, Added, Updated:
-			// Same as below, computing the key once instead of twice.
-			key, err := c.keyFunc(d.Object)
-			if err != nil {
-				return KeyError{d.Object, err}
-			}
-			old, exists := c.cacheStorage.Get(key)
-			c.cacheStorage.Update(key, d.Object)
-			if exists {
-				a.handler.update(old, d.Object, sameResourceVersion(old, d.Object))
-			} else {
-				a.handler.add(d.Object, isInInitialList)
-			}
-			return nil
-		}
-	}
 	switch d.Type {
 	case Sync, Replaced, Added, Updated:
 		old, exists, err := a.store.Get(d.Object)
@@ -398,13 +380,10 @@ func (a *deltaApplier) apply(d Delta, isInInitialList bool) error {
 // are deleted (notified as DeletedFinalStateUnknown), the others are added
 // or updated.
 func (a *deltaApplier) replaceAll(info ReplacedAllInfo, isInInitialList bool) error {
-	keyOf := DeletionHandlingMetaNamespaceKeyFunc
-	if c, ok := a.store.(*cache); ok {
-		keyOf = c.keyFunc
-	}
+	// Informer stores are keyed by DeletionHandlingMetaNamespaceKeyFunc.
 	keep := make(map[string]struct{}, len(info.Objects))
 	for _, obj := range info.Objects {
-		key, err := keyOf(obj)
+		key, err := DeletionHandlingMetaNamespaceKeyFunc(obj)
 		if err != nil {
 			return KeyError{obj, err}
 		}

@@ -38,19 +38,17 @@ type Delta struct {
 type Deltas []Delta
 
 // Oldest returns the first delta, or nil.
-func (d Deltas) Oldest() *Delta {
-	if len(d) > 0 {
-		return &d[0]
-	}
-	return nil
-}
+func (d Deltas) Oldest() *Delta { return d.at(0) }
 
 // Newest returns the last delta, or nil.
-func (d Deltas) Newest() *Delta {
-	if n := len(d); n > 0 {
-		return &d[n-1]
+func (d Deltas) Newest() *Delta { return d.at(len(d) - 1) }
+
+// at returns the delta at index i, or nil when there is none.
+func (d Deltas) at(i int) *Delta {
+	if i < 0 || i >= len(d) {
+		return nil
 	}
-	return nil
+	return &d[i]
 }
 
 // BookmarkInfo is the object of a Bookmark delta.

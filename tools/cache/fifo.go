@@ -9,11 +9,14 @@ import (
 // newest version once. Deleting an object drops it from the queue; Resync
 // does nothing. Compare DeltaFIFO, which keeps every change.
 type FIFO struct {
-	// lock guards all fields below; cond signals new items and Close.
-	lock  sync.RWMutex
-	cond  sync.Cond
-	items map[string]interface{}
-	queue []string
+	// lock guards all fields below; cond signals new keys and Close.
+	lock sync.RWMutex
+	cond sync.Cond
+	// latest holds the newest object of every queued key. order lists the
+	// queued keys, oldest first; a key deleted while queued stays in
+	// order without an entry in latest and is skipped by Pop.
+	latest map[string]interface{}
+	order  []string
 
 	sync    *initialSync
 	keyFunc KeyFunc
@@ -24,7 +27,7 @@ var _ Queue = &FIFO{}
 
 // NewFIFO returns an empty FIFO.
 func NewFIFO(keyFunc KeyFunc) *FIFO {
-	f := &FIFO{items: map[string]interface{}{}, keyFunc: keyFunc, sync: newInitialSync("FIFO")}
+	f := &FIFO{latest: map[string]interface{}{}, keyFunc: keyFunc, sync: newInitialSync("FIFO")}
 	f.cond.L = &f.lock
 	return f
 }
@@ -54,12 +57,17 @@ func (f *FIFO) Add(obj interface{}) error {
 	f.lock.Lock()
 	defer f.lock.Unlock()
 	f.sync.markPopulated(0)
-	if _, queued := f.items[key]; !queued {
-		f.queue = append(f.queue, key)
-	}
-	f.items[key] = obj
+	f.putLocked(key, obj)
 	f.cond.Broadcast()
 	return nil
+}
+
+// putLocked makes obj the newest object of key, queueing key if needed.
+func (f *FIFO) putLocked(key string, obj interface{}) {
+	if _, queued := f.latest[key]; !queued {
+		f.order = append(f.order, key)
+	}
+	f.latest[key] = obj
 }
 
 // Update is the same as Add.
@@ -74,7 +82,7 @@ func (f *FIFO) Delete(obj interface{}) error {
 	f.lock.Lock()
 	defer f.lock.Unlock()
 	f.sync.markPopulated(0)
-	delete(f.items, key)
+	delete(f.latest, key)
 	return nil
 }
 
@@ -99,52 +107,59 @@ func (f *FIFO) Close() {
 func (f *FIFO) Pop(process PopProcessFunc) (interface{}, error) {
 	f.lock.Lock()
 	defer f.lock.Unlock()
+	obj, inInitial, err := f.takeLocked()
+	if err != nil {
+		return nil, err
+	}
+	defer f.sync.signalIfSynced()
+	return obj, process(obj, inInitial)
+}
+
+// takeLocked waits for the oldest key that still has an object and
+// removes it from the queue.
+func (f *FIFO) takeLocked() (obj interface{}, inInitial bool, err error) {
 	for {
-		for len(f.queue) == 0 {
+		if len(f.order) == 0 {
 			if f.closed {
-				return nil, ErrFIFOClosed
+				return nil, false, ErrFIFOClosed
 			}
 			f.cond.Wait()
-		}
-		key := f.queue[0]
-		f.queue[0] = ""
-		f.queue = f.queue[1:]
-		inInitial := !f.sync.synced()
-		f.sync.popped()
-		item, ok := f.items[key]
-		if !ok {
-			// Deleted while queued.
-			f.sync.signalIfSynced()
 			continue
 		}
-		delete(f.items, key)
-		err := process(item, inInitial)
+		key := f.order[0]
+		f.order[0] = ""
+		f.order = f.order[1:]
+		inInitial = !f.sync.synced()
+		f.sync.popped()
+		if obj, ok := f.latest[key]; ok {
+			delete(f.latest, key)
+			return obj, inInitial, nil
+		}
+		// Deleted while queued: counts as handled.
 		f.sync.signalIfSynced()
-		return item, err
 	}
 }
 
-// Replace discards the queue and queues the given objects instead.
+// Replace discards the queue and queues the given objects instead, in
+// list order.
 func (f *FIFO) Replace(list []interface{}, resourceVersion string) error {
-	items := make(map[string]interface{}, len(list))
-	for _, item := range list {
-		key, err := f.keyFunc(item)
+	latest := make(map[string]interface{}, len(list))
+	order := make([]string, 0, len(list))
+	for _, obj := range list {
+		key, err := f.keyFunc(obj)
 		if err != nil {
-			return KeyError{item, err}
+			return KeyError{obj, err}
 		}
-		items[key] = item
+		if _, dup := latest[key]; !dup {
+			order = append(order, key)
+		}
+		latest[key] = obj
 	}
 	f.lock.Lock()
 	defer f.lock.Unlock()
-	f.sync.markPopulated(len(items))
-	f.items = items
-	f.queue = f.queue[:0]
-	for key := range items {
-		f.queue = append(f.queue, key)
-	}
-	if len(f.queue) > 0 {
-		f.cond.Broadcast()
-	}
+	f.sync.markPopulated(len(order))
+	f.latest, f.order = latest, order
+	f.cond.Broadcast()
 	return nil
 }
 
@@ -153,17 +168,15 @@ func (f *FIFO) Replace(list []interface{}, resourceVersion string) error {
 func (f *FIFO) Resync() error {
 	f.lock.Lock()
 	defer f.lock.Unlock()
-	queued := make(map[string]struct{}, len(f.queue))
-	for _, key := range f.queue {
-		queued[key] = struct{}{}
+	inOrder := make(map[string]bool, len(f.order))
+	for _, key := range f.order {
+		inOrder[key] = true
 	}
-	for key := range f.items {
-		if _, ok := queued[key]; !ok {
-			f.queue = append(f.queue, key)
+	for key := range f.latest {
+		if !inOrder[key] {
+			f.order = append(f.order, key)
 		}
 	}
-	if len(f.queue) > 0 {
-		f.cond.Broadcast()
-	}
+	f.cond.Broadcast()
 	return nil
 }

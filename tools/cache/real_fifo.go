@@ -1,7 +1,6 @@
 package cache
 
 import (
-	"sync"
 	"time"
 
 	"k8s.io/klog/v2"
@@ -22,28 +21,19 @@ const (
 // Resync a single SyncAll delta, which the consumer applies against its own
 // store; otherwise RealFIFO expands them into per-object deltas using the
 // known objects.
+//
+// Keying, the transform, Replace's deletions and Resync are the shared
+// delta-queue core's (see deltaQueue); what is RealFIFO's own is the
+// order, one stream of deltas (deltaStream), the atomic summaries and
+// batching.
 type RealFIFO struct {
-	// lock guards every field below; cond signals new items and Close.
-	lock sync.RWMutex
-	cond sync.Cond
-
-	// items holds the queued deltas in order; head indexes the first one.
-	items []Delta
-	head  int
-
-	sync         *initialSync
-	keyFunc      KeyFunc
-	knownObjects KeyListerGetter
-	transformer  TransformFunc
-	closed       bool
+	deltaQueue
+	stream deltaStream
 
 	atomic                bool
 	unlockWhileProcessing bool
 	emitBookmarks         bool
 	batchSize             int
-
-	logger  klog.Logger
-	metrics queueMetrics
 }
 
 // RealFIFOOptions configure NewRealFIFOWithOptions.
@@ -97,9 +87,6 @@ func NewRealFIFO(keyFunc KeyFunc, knownObjects KeyListerGetter, transformer Tran
 // NewRealFIFOWithOptions returns a RealFIFO configured by opts. Invalid
 // combinations of options panic, as they are programming errors.
 func NewRealFIFOWithOptions(opts RealFIFOOptions) *RealFIFO {
-	if opts.KeyFunction == nil {
-		opts.KeyFunction = MetaNamespaceKeyFunc
-	}
 	if opts.AtomicEvents && opts.KnownObjects != nil {
 		panic("cache.RealFIFOOptions: KnownObjects must be nil when AtomicEvents is set")
 	}
@@ -116,116 +103,26 @@ func NewRealFIFOWithOptions(opts RealFIFOOptions) *RealFIFO {
 	if name == "" {
 		name = "RealFIFO"
 	}
-	logger := klog.Background()
-	if opts.Logger != nil {
-		logger = *opts.Logger
-	}
 	provider := opts.MetricsProvider
 	if provider == nil {
 		provider = globalInformerMetrics()
 	}
 	f := &RealFIFO{
-		sync:                  newInitialSync(name),
-		keyFunc:               opts.KeyFunction,
-		knownObjects:          opts.KnownObjects,
-		transformer:           opts.Transformer,
 		atomic:                opts.AtomicEvents,
 		unlockWhileProcessing: opts.UnlockWhileProcessing,
 		emitBookmarks:         opts.EmitDeltaTypeBookmark,
 		batchSize:             defaultRealFIFOBatchSize,
-		logger:                klog.LoggerWithName(logger, name),
-		metrics:               newQueueMetrics(opts.Identifier, provider),
 	}
-	f.cond.L = &f.lock
+	f.stream.keyOf = f.keyOf
+	f.init(&f.stream, deltaQueueConfig{
+		name:         name,
+		keyFunc:      opts.KeyFunction,
+		knownObjects: opts.KnownObjects,
+		transformer:  opts.Transformer,
+		logger:       opts.Logger,
+		metrics:      newQueueMetrics(opts.Identifier, provider),
+	})
 	return f
-}
-
-// Name returns the queue's name.
-func (f *RealFIFO) Name() string { return f.sync.Name() }
-
-// Done is closed once HasSynced becomes true.
-func (f *RealFIFO) Done() <-chan struct{} { return f.sync.Done() }
-
-// HasSynced reports whether a plain write came first or everything from
-// the first Replace has been processed.
-func (f *RealFIFO) HasSynced() bool {
-	f.lock.Lock()
-	defer f.lock.Unlock()
-	return f.sync.synced()
-}
-
-// HasSyncedChecker returns a DoneChecker for HasSynced.
-func (f *RealFIFO) HasSyncedChecker() DoneChecker { return f.sync }
-
-// Transformer returns the configured transform.
-func (f *RealFIFO) Transformer() TransformFunc { return f.transformer }
-
-func (f *RealFIFO) keyOf(obj interface{}) (string, error) {
-	if d, ok := obj.(Deltas); ok {
-		if len(d) == 0 {
-			return "", KeyError{obj, ErrZeroLengthDeltasObject}
-		}
-		obj = d.Newest().Object
-	}
-	if d, ok := obj.(DeletedFinalStateUnknown); ok {
-		return d.Key, nil
-	}
-	return f.keyFunc(obj)
-}
-
-func (f *RealFIFO) transform(obj interface{}) (interface{}, error) {
-	if f.transformer == nil {
-		return obj, nil
-	}
-	if _, tombstone := obj.(DeletedFinalStateUnknown); tombstone {
-		return obj, nil
-	}
-	return f.transformer(obj)
-}
-
-func (f *RealFIFO) pending() int { return len(f.items) - f.head }
-
-// pushLocked appends one delta.
-func (f *RealFIFO) pushLocked(d Delta) {
-	switch {
-	case f.head >= 64 && f.head*2 >= len(f.items) && len(f.items) == cap(f.items):
-		// Slide the live tail down instead of growing past a dead prefix.
-		n := copy(f.items, f.items[f.head:])
-		clear(f.items[n:])
-		f.items = f.items[:n]
-		f.head = 0
-	}
-	f.items = append(f.items, d)
-	f.metrics.queued.Set(float64(f.pending()))
-	f.cond.Broadcast()
-}
-
-func (f *RealFIFO) addLocked(t DeltaType, obj interface{}) error {
-	if _, err := f.keyOf(obj); err != nil {
-		return KeyError{obj, err}
-	}
-	obj, err := f.transform(obj)
-	if err != nil {
-		return err
-	}
-	f.pushLocked(Delta{Type: t, Object: obj})
-	return nil
-}
-
-// Add queues an Added delta.
-func (f *RealFIFO) Add(obj interface{}) error {
-	f.lock.Lock()
-	defer f.lock.Unlock()
-	f.sync.markPopulated(0)
-	return f.addLocked(Added, obj)
-}
-
-// Update queues an Updated delta.
-func (f *RealFIFO) Update(obj interface{}) error {
-	f.lock.Lock()
-	defer f.lock.Unlock()
-	f.sync.markPopulated(0)
-	return f.addLocked(Updated, obj)
 }
 
 // Delete queues a Deleted delta.
@@ -233,7 +130,7 @@ func (f *RealFIFO) Delete(obj interface{}) error {
 	f.lock.Lock()
 	defer f.lock.Unlock()
 	f.sync.markPopulated(0)
-	return f.addLocked(Deleted, obj)
+	return f.push(Deleted, obj, true)
 }
 
 // Bookmark queues a Bookmark delta when the queue emits them.
@@ -243,51 +140,14 @@ func (f *RealFIFO) Bookmark(resourceVersion string) error {
 	}
 	f.lock.Lock()
 	defer f.lock.Unlock()
-	f.pushLocked(Delta{Type: Bookmark, Object: BookmarkInfo{ResourceVersion: resourceVersion}})
+	f.pushSummary(Delta{Type: Bookmark, Object: BookmarkInfo{ResourceVersion: resourceVersion}})
 	return nil
 }
 
-// IsClosed reports whether Close was called.
-func (f *RealFIFO) IsClosed() bool {
-	f.lock.Lock()
-	defer f.lock.Unlock()
-	return f.closed
-}
-
-// Close wakes blocked Pop calls, which then return ErrFIFOClosed.
-func (f *RealFIFO) Close() {
-	f.lock.Lock()
-	defer f.lock.Unlock()
-	f.closed = true
-	f.cond.Broadcast()
-}
-
-// waitLocked blocks until a delta is queued or the queue is closed.
-func (f *RealFIFO) waitLocked() error {
-	for f.pending() == 0 {
-		if f.closed {
-			return ErrFIFOClosed
-		}
-		f.cond.Wait()
-	}
-	return nil
-}
-
-func (f *RealFIFO) shiftLocked() Delta {
-	d := f.items[f.head]
-	f.items[f.head] = Delta{}
-	f.head++
-	if f.head == len(f.items) {
-		// Drained: start over, and let a buffer grown by a burst go.
-		if cap(f.items) > maxRetainedFIFOCapacity {
-			f.items = nil
-		} else {
-			f.items = f.items[:0]
-		}
-		f.head = 0
-	}
-	f.metrics.queued.Set(float64(f.pending()))
-	return d
+// pushSummary queues a delta that stands for no single object.
+func (f *RealFIFO) pushSummary(d Delta) {
+	f.stream.append(d)
+	f.queued()
 }
 
 // Pop waits for a delta and passes it, as a one-element Deltas, to process.
@@ -299,9 +159,15 @@ func (f *RealFIFO) Pop(process PopProcessFunc) (interface{}, error) {
 		return nil, err
 	}
 	inInitial := !f.sync.synced()
-	var item interface{} = Deltas{f.shiftLocked()}
+	var item interface{} = Deltas{f.shift()}
 	err := f.runLocked(func() error { return process(item, inInitial) }, 1)
 	return item, err
+}
+
+func (f *RealFIFO) shift() Delta {
+	d := f.stream.shift()
+	f.metrics.queued.Set(float64(f.stream.pending()))
+	return d
 }
 
 // runLocked calls fn, dropping the lock around it if configured, and then
@@ -328,14 +194,6 @@ func (f *RealFIFO) runLocked(fn func() error, n int) error {
 	return err
 }
 
-func batchable(t DeltaType) bool {
-	switch t {
-	case Added, Updated, Deleted, Replaced, Sync:
-		return true
-	}
-	return false
-}
-
 // PopBatch pops as many consecutive deltas of distinct objects as it can
 // (up to an internal limit) and passes them to processBatch; when only one
 // delta can be taken it goes to processSingle instead.
@@ -351,33 +209,14 @@ func (f *RealFIFO) PopBatch(processBatch ProcessBatchFunc, processSingle PopProc
 		// Never mix initial-list items with later ones.
 		limit = f.sync.remaining
 	}
-	n := 0
-	var seen map[string]struct{}
-	for n < limit && f.head+n < len(f.items) {
-		d := f.items[f.head+n]
-		if !batchable(d.Type) {
-			break
-		}
-		key, err := f.keyOf(d.Object)
-		if err != nil {
-			break
-		}
-		if seen == nil {
-			seen = make(map[string]struct{}, min(limit, f.pending()))
-		}
-		if _, dup := seen[key]; dup {
-			break
-		}
-		seen[key] = struct{}{}
-		n++
-	}
+	n := f.stream.distinctObjects(limit)
 	if n <= 1 {
-		var item interface{} = Deltas{f.shiftLocked()}
+		var item interface{} = Deltas{f.shift()}
 		return f.runLocked(func() error { return processSingle(item, inInitial) }, 1)
 	}
 	batch := make([]Delta, n)
 	for i := range batch {
-		batch[i] = f.shiftLocked()
+		batch[i] = f.shift()
 	}
 	return f.runLocked(func() error { return processBatch(batch, inInitial) }, n)
 }
@@ -385,88 +224,35 @@ func (f *RealFIFO) PopBatch(processBatch ProcessBatchFunc, processSingle PopProc
 // Replace queues the new list. Atomically it is one ReplacedAll delta;
 // otherwise every object missing from list that the queue or the known
 // objects hold gets a Deleted delta with a DeletedFinalStateUnknown, and
-// every listed object a Replaced delta.
+// then every listed object a Replaced delta.
 func (f *RealFIFO) Replace(newItems []interface{}, resourceVersion string) error {
 	f.lock.Lock()
 	defer f.lock.Unlock()
 	if f.atomic {
-		objs := make([]interface{}, 0, len(newItems))
-		for _, obj := range newItems {
-			if _, err := f.keyOf(obj); err != nil {
-				return KeyError{obj, err}
+		objs := newItems
+		if f.transformer != nil {
+			objs = make([]interface{}, len(newItems))
+			for i, obj := range newItems {
+				var err error
+				if objs[i], err = f.transformer(obj); err != nil {
+					return err
+				}
 			}
-			obj, err := f.transform(obj)
-			if err != nil {
-				return err
-			}
-			objs = append(objs, obj)
 		}
-		f.pushLocked(Delta{Type: ReplacedAll, Object: ReplacedAllInfo{ResourceVersion: resourceVersion, Objects: objs}})
-		f.sync.markPopulated(1)
-		return nil
-	}
-
-	newKeys := make(map[string]struct{}, len(newItems))
-	for _, obj := range newItems {
-		key, err := f.keyOf(obj)
-		if err != nil {
-			return KeyError{obj, err}
-		}
-		newKeys[key] = struct{}{}
-	}
-	// The newest queued state of every key that is going away.
-	lastQueued := map[string]Delta{}
-	order := []string{}
-	for _, d := range f.items[f.head:] {
-		if !batchable(d.Type) {
-			continue
-		}
-		key, err := f.keyOf(d.Object)
-		if err != nil {
-			continue
-		}
-		if _, keep := newKeys[key]; keep {
-			continue
-		}
-		if _, seen := lastQueued[key]; !seen {
-			order = append(order, key)
-		}
-		lastQueued[key] = d
-	}
-	queued := 0
-	for _, key := range order {
-		d := lastQueued[key]
-		if d.Type == Deleted {
-			continue
-		}
-		f.pushLocked(Delta{Type: Deleted, Object: DeletedFinalStateUnknown{Key: key, Obj: d.Object}})
-		queued++
-	}
-	if f.knownObjects != nil {
-		for _, key := range f.knownObjects.ListKeys() {
-			if _, keep := newKeys[key]; keep {
-				continue
-			}
-			if _, handled := lastQueued[key]; handled {
-				continue
-			}
-			obj, exists, err := f.knownObjects.GetByKey(key)
-			if err != nil || !exists {
-				obj = nil
-			}
-			f.pushLocked(Delta{Type: Deleted, Object: DeletedFinalStateUnknown{Key: key, Obj: obj}})
-			queued++
-		}
-	}
-	for _, obj := range newItems {
-		obj, err := f.transform(obj)
+		f.pushSummary(Delta{Type: ReplacedAll, Object: ReplacedAllInfo{ResourceVersion: resourceVersion, Objects: objs}})
+	} else {
+		plan, err := f.planReplace(newItems)
 		if err != nil {
 			return err
 		}
-		f.pushLocked(Delta{Type: Replaced, Object: obj})
-		queued++
+		if err := f.queueDeletions(plan); err != nil {
+			return err
+		}
+		if err := f.queueListed(plan, Replaced); err != nil {
+			return err
+		}
 	}
-	f.sync.markPopulated(queued)
+	f.sync.markPopulated(f.stream.pending())
 	return nil
 }
 
@@ -477,31 +263,108 @@ func (f *RealFIFO) Resync() error {
 	f.lock.Lock()
 	defer f.lock.Unlock()
 	if f.atomic {
-		f.pushLocked(Delta{Type: SyncAll, Object: SyncAllInfo{}})
+		f.pushSummary(Delta{Type: SyncAll, Object: SyncAllInfo{}})
 		return nil
 	}
-	if f.knownObjects == nil {
-		return nil
+	return f.resyncLocked()
+}
+
+// deltaStream is RealFIFO's order: every delta, in arrival order, in a
+// slice read from head.
+type deltaStream struct {
+	items []Delta
+	head  int
+	// keyOf is the queue's key function, for the per-object views.
+	keyOf func(obj interface{}) (string, error)
+}
+
+func (s *deltaStream) add(_ string, d Delta) { s.append(d) }
+
+func (s *deltaStream) append(d Delta) {
+	if s.head >= 64 && s.head*2 >= len(s.items) && len(s.items) == cap(s.items) {
+		// Slide the live tail down instead of growing past a dead prefix.
+		n := copy(s.items, s.items[s.head:])
+		clear(s.items[n:])
+		s.items = s.items[:n]
+		s.head = 0
 	}
-	inQueue := map[string]struct{}{}
-	for _, d := range f.items[f.head:] {
-		if key, err := f.keyOf(d.Object); err == nil {
-			inQueue[key] = struct{}{}
+	s.items = append(s.items, d)
+}
+
+func (s *deltaStream) pending() int { return len(s.items) - s.head }
+
+// shift removes and returns the oldest delta.
+func (s *deltaStream) shift() Delta {
+	d := s.items[s.head]
+	s.items[s.head] = Delta{}
+	s.head++
+	if s.head == len(s.items) {
+		// Drained: start over, and let a buffer grown by a burst go.
+		if cap(s.items) > maxRetainedFIFOCapacity {
+			s.items = nil
+		} else {
+			s.items = s.items[:0]
 		}
+		s.head = 0
 	}
-	for _, key := range f.knownObjects.ListKeys() {
-		if _, queued := inQueue[key]; queued {
+	return d
+}
+
+// eachQueued visits the object deltas; summaries (ReplacedAll, SyncAll,
+// Bookmark) belong to no object.
+func (s *deltaStream) eachQueued(fn func(key string, newest Delta)) {
+	newest := map[string]Delta{}
+	var order []string
+	for _, d := range s.items[s.head:] {
+		if !isObjectDelta(d.Type) {
 			continue
 		}
-		obj, exists, err := f.knownObjects.GetByKey(key)
+		key, err := s.keyOf(d.Object)
 		if err != nil {
-			f.logger.Error(err, "Unable to queue object for sync", "key", key)
 			continue
 		}
-		if !exists {
-			continue
+		if _, seen := newest[key]; !seen {
+			order = append(order, key)
 		}
-		f.pushLocked(Delta{Type: Sync, Object: obj})
+		newest[key] = d
 	}
-	return nil
+	for _, key := range order {
+		fn(key, newest[key])
+	}
+}
+
+// distinctObjects counts the leading deltas, at most limit, that are
+// object deltas of pairwise different objects: those can be processed as
+// one batch.
+func (s *deltaStream) distinctObjects(limit int) int {
+	n := 0
+	var seen map[string]struct{}
+	for n < limit && s.head+n < len(s.items) {
+		d := s.items[s.head+n]
+		if !isObjectDelta(d.Type) {
+			break
+		}
+		key, err := s.keyOf(d.Object)
+		if err != nil {
+			break
+		}
+		if seen == nil {
+			seen = make(map[string]struct{}, min(limit, s.pending()))
+		}
+		if _, dup := seen[key]; dup {
+			break
+		}
+		seen[key] = struct{}{}
+		n++
+	}
+	return n
+}
+
+// isObjectDelta reports whether deltas of type t carry one object.
+func isObjectDelta(t DeltaType) bool {
+	switch t {
+	case Added, Updated, Deleted, Replaced, Sync:
+		return true
+	}
+	return false
 }

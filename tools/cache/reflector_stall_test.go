@@ -1,0 +1,339 @@
+package cache
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/watch"
+	testingclock "k8s.io/utils/clock/testing"
+)
+
+// podHistory is a ListerWatcher over a recorded history of pod changes,
+// as an apiserver keeps it: the n-th change has resource version n. A list
+// returns the state after the newest change; a watch from version v
+// replays the changes after v, then follows new ones. A watch opened while
+// silentWatches is positive stays silent: it never delivers anything, as a
+// stalled stream does.
+type podHistory struct {
+	mu            sync.Mutex
+	changes       []watch.Event
+	live          []*watch.RaceFreeFakeWatcher
+	silentWatches int
+	lists         int
+	// watchedFrom records the resource version of every watch request.
+	watchedFrom []string
+}
+
+func (h *podHistory) IsWatchListSemanticsUnSupported() bool { return true }
+
+// write records a change made on the server side and sends it to the live
+// watches.
+func (h *podHistory) write(t watch.EventType, name string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	rv := strconv.Itoa(len(h.changes) + 1)
+	e := watch.Event{Type: t, Object: pod("ns", name, rv, nil)}
+	h.changes = append(h.changes, e)
+	for _, w := range h.live {
+		if !w.IsStopped() {
+			w.Action(e.Type, e.Object)
+		}
+	}
+}
+
+func (h *podHistory) List(metav1.ListOptions) (runtime.Object, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.lists++
+	state := map[string]*v1.Pod{}
+	var order []string
+	for _, e := range h.changes {
+		p := e.Object.(*v1.Pod)
+		if _, ok := state[p.Name]; !ok {
+			order = append(order, p.Name)
+		}
+		state[p.Name] = p
+		if e.Type == watch.Deleted {
+			delete(state, p.Name)
+		}
+	}
+	list := podList(strconv.Itoa(len(h.changes)), "")
+	for _, name := range order {
+		if p, ok := state[name]; ok {
+			list.Items = append(list.Items, *p)
+		}
+	}
+	return list, nil
+}
+
+func (h *podHistory) Watch(opts metav1.ListOptions) (watch.Interface, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.watchedFrom = append(h.watchedFrom, opts.ResourceVersion)
+	w := watch.NewRaceFreeFake()
+	if h.silentWatches > 0 {
+		h.silentWatches--
+		return w, nil
+	}
+	from, _ := strconv.Atoi(opts.ResourceVersion)
+	for _, e := range h.changes[min(from, len(h.changes)):] {
+		w.Action(e.Type, e.Object)
+	}
+	h.live = append(h.live, w)
+	return w, nil
+}
+
+func (h *podHistory) counts() (lists, watches int) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.lists, len(h.watchedFrom)
+}
+
+// TestInformerSeesWriteMadeDuringWatchStall is the stalled-watch case of
+// issue 13: the watch stream goes silent for five minutes of fake time
+// while the server takes a write. With the default watch stall timeout the
+// informer must see the write once the timeout has passed, and not by a
+// relist but by resuming the watch where it left off.
+func TestInformerSeesWriteMadeDuringWatchStall(t *testing.T) {
+	clk := testingclock.NewFakeClock(time.Now())
+	server := &podHistory{}
+	server.write(watch.Added, "a")
+	server.silentWatches = 1
+
+	inf := NewSharedIndexInformer(server, &v1.Pod{}, 0, Indexers{})
+	inf.(*sharedIndexInformer).clock = clk
+	seen := make(chan string, 10)
+	_, _ = inf.AddEventHandler(ResourceEventHandlerFuncs{AddFunc: func(obj interface{}) { seen <- obj.(*v1.Pod).Name }})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go inf.RunWithContext(ctx)
+	if got := <-seen; got != "a" {
+		t.Fatalf("first add = %s", got)
+	}
+	waitUntil(t, "the silent watch", func() bool { _, w := server.counts(); return w == 1 && clk.HasWaiters() })
+
+	clk.Step(time.Minute)
+	server.write(watch.Added, "b") // the stalled stream does not deliver it
+	// Just before the bound nothing may have happened: the stall timer is
+	// the only thing that can end the silent watch, and it has not fired.
+	clk.Step(defaultWatchStallTimeout - time.Minute - time.Millisecond)
+	if _, w := server.counts(); w != 1 {
+		t.Fatalf("watch reopened before the stall timeout: %d watches", w)
+	}
+	clk.Step(time.Millisecond)
+	select {
+	case got := <-seen:
+		if got != "b" {
+			t.Fatalf("add after the stall = %s, want b", got)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the write made during the stall never reached the informer")
+	}
+	lists, _ := server.counts()
+	server.mu.Lock()
+	from := append([]string(nil), server.watchedFrom...)
+	server.mu.Unlock()
+	if lists != 1 || len(from) != 2 || from[1] != "1" {
+		t.Errorf("lists=%d watches from %v; want one list and a watch resumed from 1", lists, from)
+	}
+}
+
+// TestReflectorStallDetection checks the bound, the counter and the switch
+// on a bare reflector.
+func TestReflectorStallDetection(t *testing.T) {
+	tests := []struct {
+		name         string
+		stallTimeout time.Duration
+		bookmarkAt   time.Duration // a bookmark arrives then (0: none)
+		wantRestart  time.Duration // when the silent watch is given up
+	}{
+		{name: "silent watch restarted after the timeout", stallTimeout: time.Minute, wantRestart: time.Minute},
+		{name: "a bookmark proves the watch alive", stallTimeout: time.Minute, bookmarkAt: 40 * time.Second, wantRestart: 100 * time.Second},
+		{name: "detection off", stallTimeout: 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			clk := testingclock.NewFakeClock(time.Now())
+			first := watch.NewFakeWithChanSize(1, false)
+			lw := &scriptedLW{noWatchList: true,
+				list: func(int, metav1.ListOptions) (runtime.Object, error) {
+					return podList("10", "", pod("ns", "a", "10", nil)), nil
+				},
+				watch: func(call int, _ metav1.ListOptions) (watch.Interface, error) {
+					if call == 1 {
+						return first, nil
+					}
+					return watch.NewFake(), nil
+				},
+			}
+			r := NewReflectorWithOptions(lw, &v1.Pod{}, NewStore(MetaNamespaceKeyFunc), ReflectorOptions{Clock: clk})
+			r.stallTimeout = tc.stallTimeout
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan struct{})
+			go func() { defer close(done); r.RunWithContext(ctx) }()
+			defer func() { cancel(); <-done }()
+			watches := func() int { _, w := lw.recorded(); return len(w) }
+			waitUntil(t, "the first watch", func() bool { return watches() == 1 })
+			if tc.stallTimeout == 0 {
+				if clk.HasWaiters() {
+					t.Fatal("a timer runs although detection is off")
+				}
+				return
+			}
+			waitUntil(t, "the stall timer", clk.HasWaiters)
+			var elapsed time.Duration
+			if tc.bookmarkAt > 0 {
+				clk.Step(tc.bookmarkAt)
+				elapsed = tc.bookmarkAt
+				first.Action(watch.Bookmark, pod("", "", "11", nil))
+				waitUntil(t, "the bookmark", func() bool { return r.LastSyncResourceVersion() == "11" })
+			}
+			clk.Step(tc.wantRestart - elapsed - time.Millisecond)
+			if n := watches(); n != 1 {
+				t.Fatalf("watch reopened before %v (%d watches)", tc.wantRestart, n)
+			}
+			clk.Step(time.Millisecond)
+			waitUntil(t, "the resumed watch", func() bool { return watches() == 2 })
+			if !first.IsStopped() {
+				t.Error("the stalled watch was not stopped")
+			}
+			if n := r.health.stalledWatches.Load(); n != 1 {
+				t.Errorf("stalled watches = %d, want 1", n)
+			}
+			lists, ws := lw.recorded()
+			if want := r.LastSyncResourceVersion(); len(lists) != 1 || ws[1].ResourceVersion != want {
+				t.Errorf("%d lists, resumed from %q; want 1 list and a watch from %q", len(lists), ws[1].ResourceVersion, want)
+			}
+		})
+	}
+}
+
+func TestSetWatchStallTimeout(t *testing.T) {
+	prev := SetWatchStallTimeout(time.Second)
+	defer SetWatchStallTimeout(prev)
+	if prev != defaultWatchStallTimeout {
+		t.Errorf("default = %v, want %v", prev, defaultWatchStallTimeout)
+	}
+	if r := NewReflector(&scriptedLW{}, &v1.Pod{}, NewStore(MetaNamespaceKeyFunc), 0); r.stallTimeout != time.Second {
+		t.Errorf("new reflector's stall timeout = %v", r.stallTimeout)
+	}
+	SetWatchStallTimeout(-time.Second)
+	if r := NewReflector(&scriptedLW{}, &v1.Pod{}, NewStore(MetaNamespaceKeyFunc), 0); r.stallTimeout != 0 {
+		t.Errorf("negative timeout left detection on: %v", r.stallTimeout)
+	}
+}
+
+// streamCutStatus is the watch.Error object the rest client produces when
+// a watch response ends inside an event.
+func streamCutStatus() runtime.Object {
+	return apierrors.NewClientErrorReporter(http.StatusInternalServerError, "GET", "ClientWatchDecoding").
+		AsObject(fmt.Errorf("unable to decode an event from the watch stream: %w", io.ErrUnexpectedEOF))
+}
+
+// TestReflectorCountsStreamCutInsideEvent: a watch that ends with the
+// client's decoding error is logged and counted, and the reflector resumes
+// as after any watch error: it relists and watches again.
+func TestReflectorCountsStreamCutInsideEvent(t *testing.T) {
+	lw := &scriptedLW{noWatchList: true}
+	lw.list = func(call int, _ metav1.ListOptions) (runtime.Object, error) {
+		if call == 1 {
+			return podList("10", "", pod("ns", "a", "10", nil)), nil
+		}
+		return podList("12", "", pod("ns", "a", "10", nil), pod("ns", "b", "12", nil)), nil
+	}
+	lw.watch = func(call int, _ metav1.ListOptions) (watch.Interface, error) {
+		if call == 1 {
+			w := watch.NewFakeWithChanSize(2, false)
+			w.Modify(pod("ns", "a", "11", nil))
+			w.Error(streamCutStatus())
+			return w, nil
+		}
+		return watch.NewFake(), nil
+	}
+	store := NewStore(MetaNamespaceKeyFunc)
+	r := NewReflectorWithOptions(lw, &v1.Pod{}, store, ReflectorOptions{Backoff: fastBackoff()})
+	var mu sync.Mutex
+	var handled []error
+	r.setWatchErrorHandler(func(_ context.Context, _ *Reflector, err error) {
+		mu.Lock()
+		handled = append(handled, err)
+		mu.Unlock()
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go r.RunWithContext(ctx)
+	waitUntil(t, "relist", func() bool { _, ok, _ := store.GetByKey("ns/b"); return ok })
+	if n := r.health.interruptedWatches.Load(); n != 1 {
+		t.Errorf("interrupted watches = %d, want 1", n)
+	}
+	lists, watches := lw.recorded()
+	if lists[1].ResourceVersion != "11" {
+		t.Errorf("relist from %q, want the last version reached, 11", lists[1].ResourceVersion)
+	}
+	waitUntil(t, "watch again", func() bool { _, w := lw.recorded(); return len(w) >= 2 })
+	_ = watches
+}
+
+func TestStreamBrokeOff(t *testing.T) {
+	tests := []struct {
+		name   string
+		status *metav1.Status
+		want   bool
+	}{
+		{"client decoding failure", streamCutStatus().(*metav1.Status), true},
+		{"unexpected EOF in the message", &metav1.Status{Message: "read: unexpected EOF"}, true},
+		{"server error", &apierrors.NewInternalError(fmt.Errorf("etcd down")).ErrStatus, false},
+		{"expired", &apierrors.NewResourceExpired("too old").ErrStatus, false},
+	}
+	for _, tc := range tests {
+		if got := streamBrokeOff(tc.status); got != tc.want {
+			t.Errorf("%s: streamBrokeOff = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+type countingMetric struct{ n *int }
+
+func (c countingMetric) Inc() { *c.n++ }
+
+type streamMetrics struct {
+	noopMetricsProvider
+	stalled, interrupted int
+}
+
+func (m *streamMetrics) NewStalledWatchesMetric(string) CounterMetric {
+	return countingMetric{&m.stalled}
+}
+
+func (m *streamMetrics) NewInterruptedWatchesMetric(string) CounterMetric {
+	return countingMetric{&m.interrupted}
+}
+
+func TestWatchHealthUsesProviderMetrics(t *testing.T) {
+	r := NewReflector(&scriptedLW{}, &v1.Pod{}, NewStore(MetaNamespaceKeyFunc), 0)
+	m := &streamMetrics{}
+	h := newWatchHealth("r", m)
+	h.stalled(r, time.Minute)
+	h.interrupted(r, fmt.Errorf("cut"))
+	h.interrupted(r, fmt.Errorf("cut"))
+	if m.stalled != 1 || m.interrupted != 2 || h.stalledWatches.Load() != 1 || h.interruptedWatches.Load() != 2 {
+		t.Errorf("metrics stalled=%d interrupted=%d, counters %d %d", m.stalled, m.interrupted, h.stalledWatches.Load(), h.interruptedWatches.Load())
+	}
+	// A provider without the extension still gets the reflector's own
+	// counters.
+	h = newWatchHealth("r", noopMetricsProvider{})
+	h.stalled(r, time.Minute)
+	if h.stalledWatches.Load() != 1 {
+		t.Error("counter not kept without provider metrics")
+	}
+}
