@@ -17,26 +17,32 @@ import (
 // objects themselves: callers must treat them as read-only, both for thread
 // safety and because mutating them would silently corrupt the indices.
 type ThreadSafeStore interface {
+	// Writes. Delete is DeleteWithObject(key, nil); it cannot advance the
+	// store's resource version and is therefore discouraged.
 	Add(key string, obj interface{})
 	Update(key string, obj interface{})
-	// Delete is DeleteWithObject(key, nil); it cannot advance the store's
-	// resource version and is therefore discouraged.
-	Delete(key string)
 	DeleteWithObject(key string, obj interface{})
-	Get(key string) (item interface{}, exists bool)
-	List() []interface{}
-	ListKeys() []string
+	Delete(key string)
 	Replace(map[string]interface{}, string)
+
+	// Reads by storage key.
+	Get(key string) (item interface{}, exists bool)
+	ListKeys() []string
+	List() []interface{}
+
+	// Reads through an index.
+	ByIndex(indexName, indexedValue string) ([]interface{}, error)
 	Index(indexName string, obj interface{}) ([]interface{}, error)
 	IndexKeys(indexName, indexedValue string) ([]string, error)
-	Bookmark(rv string)
-	LastStoreSyncResourceVersion() string
 	ListIndexFuncValues(name string) []string
-	ByIndex(indexName, indexedValue string) ([]interface{}, error)
 	GetIndexers() Indexers
-
 	// AddIndexers adds index functions; stored objects are indexed at once.
 	AddIndexers(newIndexers Indexers) error
+
+	// The newest resource version seen.
+	LastStoreSyncResourceVersion() string
+	Bookmark(rv string)
+
 	// Resync does nothing and is deprecated.
 	Resync() error
 }
@@ -61,11 +67,11 @@ type ThreadSafeStoreOption = func(*threadSafeMap)
 // WithThreadSafeStoreMetrics publishes the store's resource version as a
 // gauge under identifier.
 func WithThreadSafeStoreMetrics(identifier InformerNameAndResource, metricsProvider InformerMetricsProvider) ThreadSafeStoreOption {
+	enabled := metricsProvider != nil && identifier.Name() != ""
 	return func(m *threadSafeMap) {
-		if metricsProvider == nil || identifier.Name() == "" {
-			return
+		if enabled {
+			m.rvGauge = metricsProvider.NewStoreResourceVersionMetric(identifier)
 		}
-		m.rvGauge = metricsProvider.NewStoreResourceVersionMetric(identifier)
 	}
 }
 
