@@ -112,37 +112,35 @@ func (c *ExpirationCache) List() []interface{} {
 }
 
 // ListKeys returns every key, expired or not.
-func (c *ExpirationCache) ListKeys() []string {
-	return c.entries.ListKeys()
-}
+func (c *ExpirationCache) ListKeys() []string { return c.entries.ListKeys() }
 
 // Add stores obj with the current time, replacing any entry of its key.
 func (c *ExpirationCache) Add(obj interface{}) error {
-	key, err := c.keyOf(obj)
-	if err != nil {
-		return KeyError{obj, err}
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.entries.Add(key, &TimestampedEntry{Obj: obj, Timestamp: c.clock.Now()})
-	return nil
+	return c.writeKey(obj, func(key string) {
+		c.entries.Add(key, &TimestampedEntry{Obj: obj, Timestamp: c.clock.Now()})
+	})
 }
 
 // Update is Add; it refreshes the timestamp.
-func (c *ExpirationCache) Update(obj interface{}) error {
-	return c.Add(obj)
-}
+func (c *ExpirationCache) Update(obj interface{}) error { return c.Add(obj) }
 
 // Delete removes obj's key.
 func (c *ExpirationCache) Delete(obj interface{}) error {
+	return c.writeKey(obj, func(key string) {
+		c.entries.DeleteWithObject(key, obj)
+		c.removed(key)
+	})
+}
+
+// writeKey computes obj's key and runs write with it under mu.
+func (c *ExpirationCache) writeKey(obj interface{}, write func(key string)) error {
 	key, err := c.keyOf(obj)
 	if err != nil {
 		return KeyError{obj, err}
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.entries.DeleteWithObject(key, obj)
-	c.removed(key)
+	write(key)
 	return nil
 }
 

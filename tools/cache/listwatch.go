@@ -30,10 +30,15 @@ type ListerWithContext interface {
 // ToListerWithContext returns l itself when it supports contexts, otherwise
 // an adapter that ignores the context.
 func ToListerWithContext(l Lister) ListerWithContext {
-	if l, ok := l.(ListerWithContext); ok {
-		return l
+	return asOrAdapt(l, func(l Lister) ListerWithContext { return listerAdapter{l} })
+}
+
+// asOrAdapt returns v itself when it implements W and adapt(v) otherwise.
+func asOrAdapt[V, W any](v V, adapt func(V) W) W {
+	if w, ok := any(v).(W); ok {
+		return w
 	}
-	return listerAdapter{l}
+	return adapt(v)
 }
 
 type listerAdapter struct{ Lister }
@@ -62,10 +67,7 @@ type WatcherWithContext interface {
 // ToWatcherWithContext returns w itself when it supports contexts,
 // otherwise an adapter that ignores the context.
 func ToWatcherWithContext(w Watcher) WatcherWithContext {
-	if w, ok := w.(WatcherWithContext); ok {
-		return w
-	}
-	return watcherAdapter{w}
+	return asOrAdapt(w, func(w Watcher) WatcherWithContext { return watcherAdapter{w} })
 }
 
 type watcherAdapter struct{ Watcher }
@@ -91,14 +93,13 @@ type ListerWatcherWithContext interface {
 // otherwise an adapter that ignores the context. The adapter keeps
 // reporting lw's watch-list support.
 func ToListerWatcherWithContext(lw ListerWatcher) ListerWatcherWithContext {
-	if lw, ok := lw.(ListerWatcherWithContext); ok {
-		return lw
-	}
-	return listerWatcherAdapter{
-		ListerWithContext:  ToListerWithContext(lw),
-		WatcherWithContext: ToWatcherWithContext(lw),
-		unsupported:        watchlist.DoesClientNotSupportWatchListSemantics(lw),
-	}
+	return asOrAdapt(lw, func(lw ListerWatcher) ListerWatcherWithContext {
+		return listerWatcherAdapter{
+			ListerWithContext:  ToListerWithContext(lw),
+			WatcherWithContext: ToWatcherWithContext(lw),
+			unsupported:        watchlist.DoesClientNotSupportWatchListSemantics(lw),
+		}
+	})
 }
 
 type listerWatcherAdapter struct {

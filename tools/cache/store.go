@@ -13,40 +13,28 @@ import (
 // In the simplest implementations the accumulator is just the latest
 // object; queues such as DeltaFIFO accumulate more.
 type Store interface {
-	// Add adds obj to the accumulator of its key.
+	// Writes: Add, Update and Delete change the accumulator of obj's key;
+	// Replace swaps the whole content for list, and the store owns list
+	// afterwards; Resync has meaning only for queue-like stores such as
+	// DeltaFIFO.
 	Add(obj interface{}) error
-
-	// Update updates obj in the accumulator of its key.
 	Update(obj interface{}) error
-
-	// Delete removes obj from the accumulator of its key.
 	Delete(obj interface{}) error
+	Replace([]interface{}, string) error
+	Resync() error
 
-	// List returns every non-empty accumulator.
+	// Reads: the accumulator of obj's key or of key; every non-empty
+	// accumulator, or their keys.
+	Get(obj interface{}) (item interface{}, exists bool, err error)
+	GetByKey(key string) (item interface{}, exists bool, err error)
 	List() []interface{}
-
-	// ListKeys returns the keys of every non-empty accumulator.
 	ListKeys() []string
 
 	// LastStoreSyncResourceVersion returns the newest resource version the
-	// store has observed through writes, Replace or Bookmark.
+	// store has observed through writes, Replace or Bookmark, which records
+	// rv as the newest one seen.
 	LastStoreSyncResourceVersion() string
-
-	// Bookmark records rv as the newest resource version the store has seen.
 	Bookmark(rv string)
-
-	// Get returns the accumulator of obj's key.
-	Get(obj interface{}) (item interface{}, exists bool, err error)
-
-	// GetByKey returns the accumulator of key.
-	GetByKey(key string) (item interface{}, exists bool, err error)
-
-	// Replace swaps the whole content of the store for the given list. The
-	// store owns the list afterwards.
-	Replace([]interface{}, string) error
-
-	// Resync has meaning only for queue-like stores such as DeltaFIFO.
-	Resync() error
 }
 
 // ReflectorStore is the part of Store that a Reflector writes through.
@@ -92,25 +80,23 @@ type TransformFunc func(interface{}) (interface{}, error)
 // KeyFunc computes the storage key of an object. It must be deterministic.
 type KeyFunc func(obj interface{}) (string, error)
 
+// ExplicitKey may be passed to MetaNamespaceKeyFunc in place of an object
+// when only its key is known.
+type ExplicitKey string
+
 // KeyError wraps an error from a KeyFunc together with the object at fault.
 type KeyError struct {
 	Obj interface{}
 	Err error
 }
 
+// Unwrap returns the underlying KeyFunc error.
+func (k KeyError) Unwrap() error { return k.Err }
+
 // Error describes the failure and the object.
 func (k KeyError) Error() string {
 	return fmt.Sprintf("couldn't create key for object %+v: %v", k.Obj, k.Err)
 }
-
-// Unwrap returns the underlying KeyFunc error.
-func (k KeyError) Unwrap() error {
-	return k.Err
-}
-
-// ExplicitKey may be passed to MetaNamespaceKeyFunc in place of an object
-// when only its key is known.
-type ExplicitKey string
 
 // MetaNamespaceKeyFunc is the standard KeyFunc for API objects: the key is
 // "<namespace>/<name>", or "<name>" for cluster-scoped objects.

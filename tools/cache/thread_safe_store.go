@@ -2,6 +2,7 @@ package cache
 
 import (
 	"fmt"
+	"maps"
 	"reflect"
 	"strconv"
 	"sync"
@@ -61,20 +62,6 @@ type ThreadSafeStoreTransaction struct {
 	Key string
 }
 
-// ThreadSafeStoreOption configures a ThreadSafeStore.
-type ThreadSafeStoreOption = func(*threadSafeMap)
-
-// WithThreadSafeStoreMetrics publishes the store's resource version as a
-// gauge under identifier.
-func WithThreadSafeStoreMetrics(identifier InformerNameAndResource, metricsProvider InformerMetricsProvider) ThreadSafeStoreOption {
-	enabled := metricsProvider != nil && identifier.Name() != ""
-	return func(m *threadSafeMap) {
-		if enabled {
-			m.rvGauge = metricsProvider.NewStoreResourceVersionMetric(identifier)
-		}
-	}
-}
-
 // storeIndex holds the index functions and the indices they maintain. It
 // has no lock of its own; threadSafeMap's lock guards it.
 type storeIndex struct {
@@ -96,34 +83,44 @@ func (i *storeIndex) reset() {
 	i.indices = Indices{}
 }
 
-func (i *storeIndex) keysForObject(indexName string, obj interface{}) (sets.Set[string], error) {
-	fn := i.indexers[indexName]
-	if fn == nil {
-		return nil, fmt.Errorf("index with name %s does not exist", indexName)
+// lookup returns the function and the index named indexName.
+func (i *storeIndex) lookup(indexName string) (IndexFunc, index, error) {
+	if indexFunc := i.indexers[indexName]; indexFunc != nil {
+		return indexFunc, i.indices[indexName], nil
 	}
-	values, err := fn(obj)
+	return nil, nil, fmt.Errorf("index with name %s does not exist", indexName)
+}
+
+// keysForObject returns the keys of the objects that share an indexed value
+// of indexName with obj. For the common single value it returns the index's
+// own set, which the caller must not modify.
+func (i *storeIndex) keysForObject(indexName string, obj interface{}) (sets.Set[string], error) {
+	indexFunc, byValue, err := i.lookup(indexName)
+	var values []string
+	if err == nil {
+		values, err = indexFunc(obj)
+	}
+	switch {
+	case err != nil:
+		return nil, err
+	case len(values) == 1:
+		return byValue[values[0]], nil
+	}
+	union := sets.New[string]()
+	for _, value := range values {
+		maps.Copy(union, byValue[value])
+	}
+	return union, nil
+}
+
+// keysForValue returns the keys indexed under value; the caller must not
+// modify the set.
+func (i *storeIndex) keysForValue(indexName, value string) (sets.Set[string], error) {
+	_, byValue, err := i.lookup(indexName)
 	if err != nil {
 		return nil, err
 	}
-	idx := i.indices[indexName]
-	if len(values) == 1 {
-		// The common case needs no copy.
-		return idx[values[0]], nil
-	}
-	keys := sets.Set[string]{}
-	for _, v := range values {
-		for k := range idx[v] {
-			keys.Insert(k)
-		}
-	}
-	return keys, nil
-}
-
-func (i *storeIndex) keysForValue(indexName, value string) (sets.Set[string], error) {
-	if i.indexers[indexName] == nil {
-		return nil, fmt.Errorf("index with name %s does not exist", indexName)
-	}
-	return i.indices[indexName][value], nil
+	return byValue[value], nil
 }
 
 func (i *storeIndex) values(indexName string) []string {
@@ -291,6 +288,20 @@ type threadSafeMap struct {
 	rvGauge GaugeMetric
 }
 
+// ThreadSafeStoreOption configures a ThreadSafeStore.
+type ThreadSafeStoreOption = func(*threadSafeMap)
+
+// WithThreadSafeStoreMetrics publishes the store's resource version as a
+// gauge under identifier.
+func WithThreadSafeStoreMetrics(identifier InformerNameAndResource, metricsProvider InformerMetricsProvider) ThreadSafeStoreOption {
+	enabled := metricsProvider != nil && identifier.Name() != ""
+	return func(m *threadSafeMap) {
+		if enabled {
+			m.rvGauge = metricsProvider.NewStoreResourceVersionMetric(identifier)
+		}
+	}
+}
+
 var _ ThreadSafeStoreWithTransaction = &threadSafeMap{}
 
 // NewThreadSafeStore returns a ThreadSafeStore maintaining the given indices.
@@ -441,31 +452,27 @@ func (c *threadSafeMap) Replace(items map[string]interface{}, resourceVersion st
 func (c *threadSafeMap) Index(indexName string, obj interface{}) ([]interface{}, error) {
 	c.lock.RLock()
 	defer c.lock.RUnlock()
-	keys, err := c.index.keysForObject(indexName, obj)
-	if err != nil {
-		return nil, err
-	}
-	list := make([]interface{}, 0, len(keys))
-	for key := range keys {
-		item, _ := c.items.get(key)
-		list = append(list, item)
-	}
-	return list, nil
+	return c.objectsLocked(c.index.keysForObject(indexName, obj))
 }
 
 func (c *threadSafeMap) ByIndex(indexName, indexedValue string) ([]interface{}, error) {
 	c.lock.RLock()
 	defer c.lock.RUnlock()
-	keys, err := c.index.keysForValue(indexName, indexedValue)
+	return c.objectsLocked(c.index.keysForValue(indexName, indexedValue))
+}
+
+// objectsLocked returns the objects stored under keys, or err. The caller
+// holds the lock.
+func (c *threadSafeMap) objectsLocked(keys sets.Set[string], err error) ([]interface{}, error) {
 	if err != nil {
 		return nil, err
 	}
-	list := make([]interface{}, 0, len(keys))
+	objs := make([]interface{}, 0, len(keys))
 	for key := range keys {
-		item, _ := c.items.get(key)
-		list = append(list, item)
+		obj, _ := c.items.get(key)
+		objs = append(objs, obj)
 	}
-	return list, nil
+	return objs, nil
 }
 
 func (c *threadSafeMap) IndexKeys(indexName, indexedValue string) ([]string, error) {

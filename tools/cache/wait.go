@@ -32,12 +32,13 @@ type DoneChecker interface {
 
 // IsDone reports, without blocking, whether checker's activity completed.
 func IsDone(checker DoneChecker) bool {
+	done := false
 	select {
 	case <-checker.Done():
-		return true
+		done = true
 	default:
-		return false
 	}
+	return done
 }
 
 // WaitFor blocks until every checker is done (true) or ctx is canceled
@@ -181,14 +182,14 @@ func (c SyncResult) AsError() error {
 	if c.Err == nil {
 		return nil
 	}
-	pending := make([]string, 0, len(c.Synced))
-	for t, synced := range c.Synced {
-		if !synced {
-			pending = append(pending, t.String())
+	notSynced := func(yield func(string) bool) {
+		for informerType, synced := range c.Synced {
+			if !synced && !yield(informerType.String()) {
+				return
+			}
 		}
 	}
-	sort.Strings(pending)
-	return fmt.Errorf("failed to sync all caches: %s: %w", strings.Join(pending, ", "), c.Err)
+	return fmt.Errorf("failed to sync all caches: %s: %w", strings.Join(slices.Sorted(notSynced), ", "), c.Err)
 }
 
 // channelChecker is a DoneChecker around a fixed channel.
