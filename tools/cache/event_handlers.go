@@ -31,24 +31,16 @@ type ResourceEventHandlerFuncs struct {
 
 // OnAdd calls AddFunc if it is set.
 func (r ResourceEventHandlerFuncs) OnAdd(obj interface{}, isInInitialList bool) {
-	if r.AddFunc != nil {
-		r.AddFunc(obj)
-	}
+	callIfSet(r.AddFunc, obj)
 }
 
 // OnUpdate calls UpdateFunc if it is set.
 func (r ResourceEventHandlerFuncs) OnUpdate(oldObj, newObj interface{}) {
-	if r.UpdateFunc != nil {
-		r.UpdateFunc(oldObj, newObj)
-	}
+	callIfSet2(r.UpdateFunc, oldObj, newObj)
 }
 
 // OnDelete calls DeleteFunc if it is set.
-func (r ResourceEventHandlerFuncs) OnDelete(obj interface{}) {
-	if r.DeleteFunc != nil {
-		r.DeleteFunc(obj)
-	}
-}
+func (r ResourceEventHandlerFuncs) OnDelete(obj interface{}) { callIfSet(r.DeleteFunc, obj) }
 
 // ResourceEventHandlerDetailedFuncs is ResourceEventHandlerFuncs whose
 // AddFunc also receives isInInitialList.
@@ -60,24 +52,16 @@ type ResourceEventHandlerDetailedFuncs struct {
 
 // OnAdd calls AddFunc if it is set.
 func (r ResourceEventHandlerDetailedFuncs) OnAdd(obj interface{}, isInInitialList bool) {
-	if r.AddFunc != nil {
-		r.AddFunc(obj, isInInitialList)
-	}
+	callIfSet2(r.AddFunc, obj, isInInitialList)
 }
 
 // OnUpdate calls UpdateFunc if it is set.
 func (r ResourceEventHandlerDetailedFuncs) OnUpdate(oldObj, newObj interface{}) {
-	if r.UpdateFunc != nil {
-		r.UpdateFunc(oldObj, newObj)
-	}
+	callIfSet2(r.UpdateFunc, oldObj, newObj)
 }
 
 // OnDelete calls DeleteFunc if it is set.
-func (r ResourceEventHandlerDetailedFuncs) OnDelete(obj interface{}) {
-	if r.DeleteFunc != nil {
-		r.DeleteFunc(obj)
-	}
-}
+func (r ResourceEventHandlerDetailedFuncs) OnDelete(obj interface{}) { callIfSet(r.DeleteFunc, obj) }
 
 // FilteringResourceEventHandler passes on only events for objects accepted
 // by FilterFunc. An update that makes an object start passing the filter
@@ -90,33 +74,29 @@ type FilteringResourceEventHandler struct {
 
 // OnAdd forwards the add if obj passes the filter.
 func (r FilteringResourceEventHandler) OnAdd(obj interface{}, isInInitialList bool) {
-	if !r.FilterFunc(obj) {
-		return
+	if r.FilterFunc(obj) {
+		r.Handler.OnAdd(obj, isInInitialList)
 	}
-	r.Handler.OnAdd(obj, isInInitialList)
 }
 
 // OnUpdate forwards an update, add or delete depending on which of the two
-// objects pass the filter.
+// objects pass the filter (the new one is asked first).
 func (r FilteringResourceEventHandler) OnUpdate(oldObj, newObj interface{}) {
-	newer := r.FilterFunc(newObj)
-	older := r.FilterFunc(oldObj)
-	switch {
-	case newer && older:
+	passesNow, passedBefore := r.FilterFunc(newObj), r.FilterFunc(oldObj)
+	if passesNow && passedBefore {
 		r.Handler.OnUpdate(oldObj, newObj)
-	case newer && !older:
+	} else if passesNow {
 		r.Handler.OnAdd(newObj, false)
-	case !newer && older:
+	} else if passedBefore {
 		r.Handler.OnDelete(oldObj)
 	}
 }
 
 // OnDelete forwards the delete if obj passes the filter.
 func (r FilteringResourceEventHandler) OnDelete(obj interface{}) {
-	if !r.FilterFunc(obj) {
-		return
+	if r.FilterFunc(obj) {
+		r.Handler.OnDelete(obj)
 	}
-	r.Handler.OnDelete(obj)
 }
 
 // HandlerOptions are the optional settings of

@@ -10,16 +10,20 @@ import (
 
 // ExpirationCache is a Store whose entries expire. Every entry is stamped
 // with its insertion time; expired entries are dropped lazily, when a read
-// comes across them, according to an ExpirationPolicy. Reads take a write
-// lock, so it is slower than a plain Store.
+// comes across them, according to an ExpirationPolicy. Reads may delete,
+// so they serialize with writes and it is slower than a plain Store.
 type ExpirationCache struct {
-	cacheStorage     ThreadSafeStore
-	keyFunc          KeyFunc
-	clock            clock.Clock
-	expirationPolicy ExpirationPolicy
-	// expirationLock makes "check expiry, then delete" atomic with respect
-	// to writes.
-	expirationLock sync.Mutex
+	// entries maps keys to *TimestampedEntry and does its own locking.
+	entries ThreadSafeStore
+	keyOf   KeyFunc
+	clock   clock.Clock
+	policy  ExpirationPolicy
+	// deleted, if set, hears every key removed by expiry or Delete
+	// (NewFakeExpirationStore reports them on a channel).
+	deleted func(key string)
+
+	// mu makes "check expiry, then delete" atomic with respect to writes.
+	mu sync.Mutex
 }
 
 // ExpirationPolicy decides when an entry has expired.
@@ -39,7 +43,10 @@ type TTLPolicy struct {
 
 // IsExpired reports whether obj is older than the TTL.
 func (p *TTLPolicy) IsExpired(obj *TimestampedEntry) bool {
-	return p.TTL > 0 && p.Clock.Since(obj.Timestamp) > p.TTL
+	if p.TTL <= 0 {
+		return false
+	}
+	return p.Clock.Since(obj.Timestamp) > p.TTL
 }
 
 // TimestampedEntry is what an ExpirationCache stores: an object and when it
@@ -48,108 +55,110 @@ func (p *TTLPolicy) IsExpired(obj *TimestampedEntry) bool {
 type TimestampedEntry struct {
 	Obj       interface{}
 	Timestamp time.Time
-	key       string
 }
 
-// getOrExpire returns the live entry for key, deleting it if expired.
-func (c *ExpirationCache) getOrExpire(key string) (interface{}, bool) {
-	c.expirationLock.Lock()
-	defer c.expirationLock.Unlock()
-	item, exists := c.cacheStorage.Get(key)
-	if !exists {
+// removed reports key to the deleted hook, if any.
+func (c *ExpirationCache) removed(key string) {
+	if c.deleted != nil {
+		c.deleted(key)
+	}
+}
+
+// liveLocked returns the object under key unless its entry expired, in
+// which case the entry is deleted. The caller holds mu.
+func (c *ExpirationCache) liveLocked(key string) (interface{}, bool) {
+	stored, found := c.entries.Get(key)
+	entry, isEntry := stored.(*TimestampedEntry)
+	if !found || !isEntry {
 		return nil, false
 	}
-	entry, ok := item.(*TimestampedEntry)
-	if !ok {
-		return nil, false
+	if !c.policy.IsExpired(entry) {
+		return entry.Obj, true
 	}
-	if c.expirationPolicy.IsExpired(entry) {
-		c.cacheStorage.Delete(key)
-		return nil, false
-	}
-	return entry.Obj, true
+	c.entries.Delete(key)
+	c.removed(key)
+	return nil, false
 }
 
 // GetByKey returns the unexpired object stored under key.
 func (c *ExpirationCache) GetByKey(key string) (interface{}, bool, error) {
-	obj, exists := c.getOrExpire(key)
-	return obj, exists, nil
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	obj, found := c.liveLocked(key)
+	return obj, found, nil
 }
 
 // Get returns the unexpired object stored under obj's key.
 func (c *ExpirationCache) Get(obj interface{}) (interface{}, bool, error) {
-	key, err := c.keyFunc(obj)
+	key, err := c.keyOf(obj)
 	if err != nil {
 		return nil, false, KeyError{obj, err}
 	}
-	item, exists := c.getOrExpire(key)
-	return item, exists, nil
+	return c.GetByKey(key)
 }
 
 // List returns every unexpired object, dropping the expired ones.
 func (c *ExpirationCache) List() []interface{} {
-	items := c.cacheStorage.List()
-	list := make([]interface{}, 0, len(items))
-	for _, item := range items {
-		entry, ok := item.(*TimestampedEntry)
-		if !ok {
-			continue
-		}
-		if obj, exists := c.getOrExpire(entry.key); exists {
-			list = append(list, obj)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	keys := c.entries.ListKeys()
+	live := make([]interface{}, 0, len(keys))
+	for _, key := range keys {
+		if obj, found := c.liveLocked(key); found {
+			live = append(live, obj)
 		}
 	}
-	return list
+	return live
 }
 
 // ListKeys returns every key, expired or not.
-func (c *ExpirationCache) ListKeys() []string {
-	return c.cacheStorage.ListKeys()
-}
+func (c *ExpirationCache) ListKeys() []string { return c.entries.ListKeys() }
 
 // Add stores obj with the current time, replacing any entry of its key.
 func (c *ExpirationCache) Add(obj interface{}) error {
-	key, err := c.keyFunc(obj)
-	if err != nil {
-		return KeyError{obj, err}
-	}
-	c.expirationLock.Lock()
-	defer c.expirationLock.Unlock()
-	c.cacheStorage.Add(key, &TimestampedEntry{Obj: obj, Timestamp: c.clock.Now(), key: key})
-	return nil
+	return c.writeKey(obj, func(key string) {
+		c.entries.Add(key, &TimestampedEntry{Obj: obj, Timestamp: c.clock.Now()})
+	})
 }
 
 // Update is Add; it refreshes the timestamp.
-func (c *ExpirationCache) Update(obj interface{}) error {
-	return c.Add(obj)
-}
+func (c *ExpirationCache) Update(obj interface{}) error { return c.Add(obj) }
 
 // Delete removes obj's key.
 func (c *ExpirationCache) Delete(obj interface{}) error {
-	key, err := c.keyFunc(obj)
+	return c.writeKey(obj, func(key string) {
+		c.entries.DeleteWithObject(key, obj)
+		c.removed(key)
+	})
+}
+
+// writeKey computes obj's key and runs write with it under mu.
+func (c *ExpirationCache) writeKey(obj interface{}, write func(key string)) error {
+	key, err := c.keyOf(obj)
 	if err != nil {
 		return KeyError{obj, err}
 	}
-	c.expirationLock.Lock()
-	defer c.expirationLock.Unlock()
-	c.cacheStorage.DeleteWithObject(key, obj)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	write(key)
 	return nil
 }
 
-// Replace swaps the content for list, stamping every object now.
+// Replace swaps the content for list, stamping every object with the same
+// time.
 func (c *ExpirationCache) Replace(list []interface{}, resourceVersion string) error {
-	items := make(map[string]interface{}, len(list))
-	now := c.clock.Now()
-	for _, item := range list {
-		key, err := c.keyFunc(item)
+	stamp := c.clock.Now()
+	byKey := make(map[string]interface{}, len(list))
+	for _, obj := range list {
+		key, err := c.keyOf(obj)
 		if err != nil {
-			return KeyError{item, err}
+			return KeyError{obj, err}
 		}
-		items[key] = &TimestampedEntry{Obj: item, Timestamp: now, key: key}
+		byKey[key] = &TimestampedEntry{Obj: obj, Timestamp: stamp}
 	}
-	c.expirationLock.Lock()
-	defer c.expirationLock.Unlock()
-	c.cacheStorage.Replace(items, resourceVersion)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.entries.Replace(byKey, resourceVersion)
 	return nil
 }
 
@@ -157,11 +166,11 @@ func (c *ExpirationCache) Replace(list []interface{}, resourceVersion string) er
 func (c *ExpirationCache) Resync() error { return nil }
 
 // Bookmark records rv as the newest resource version seen.
-func (c *ExpirationCache) Bookmark(rv string) { c.cacheStorage.Bookmark(rv) }
+func (c *ExpirationCache) Bookmark(rv string) { c.entries.Bookmark(rv) }
 
 // LastStoreSyncResourceVersion returns the newest resource version seen.
 func (c *ExpirationCache) LastStoreSyncResourceVersion() string {
-	return c.cacheStorage.LastStoreSyncResourceVersion()
+	return c.entries.LastStoreSyncResourceVersion()
 }
 
 // NewTTLStore returns an ExpirationCache whose entries live for ttl.
@@ -171,11 +180,16 @@ func NewTTLStore(keyFunc KeyFunc, ttl time.Duration) Store {
 
 // NewExpirationStore returns an ExpirationCache using expirationPolicy.
 func NewExpirationStore(keyFunc KeyFunc, expirationPolicy ExpirationPolicy) Store {
+	return newExpirationCache(keyFunc, expirationPolicy, clock.RealClock{}, nil)
+}
+
+func newExpirationCache(keyFunc KeyFunc, policy ExpirationPolicy, clk clock.Clock, deleted func(string)) *ExpirationCache {
 	return &ExpirationCache{
-		cacheStorage:     NewThreadSafeStore(Indexers{}, Indices{}),
-		keyFunc:          keyFunc,
-		clock:            clock.RealClock{},
-		expirationPolicy: expirationPolicy,
+		entries: NewThreadSafeStore(Indexers{}, Indices{}),
+		keyOf:   keyFunc,
+		clock:   clk,
+		policy:  policy,
+		deleted: deleted,
 	}
 }
 
@@ -192,28 +206,8 @@ func (p *FakeExpirationPolicy) IsExpired(obj *TimestampedEntry) bool {
 }
 
 // NewFakeExpirationStore returns an ExpirationCache for tests that reports
-// every deleted key on deletedKeys and uses cacheClock.
+// every deleted key (expired or deleted explicitly) on deletedKeys and
+// uses cacheClock.
 func NewFakeExpirationStore(keyFunc KeyFunc, deletedKeys chan<- string, expirationPolicy ExpirationPolicy, cacheClock clock.Clock) Store {
-	return &ExpirationCache{
-		cacheStorage:     &reportingThreadSafeStore{ThreadSafeStore: NewThreadSafeStore(Indexers{}, Indices{}), deletedKeys: deletedKeys},
-		keyFunc:          keyFunc,
-		clock:            cacheClock,
-		expirationPolicy: expirationPolicy,
-	}
-}
-
-// reportingThreadSafeStore sends every deleted key to a channel.
-type reportingThreadSafeStore struct {
-	ThreadSafeStore
-	deletedKeys chan<- string
-}
-
-func (s *reportingThreadSafeStore) Delete(key string) {
-	s.ThreadSafeStore.Delete(key)
-	s.deletedKeys <- key
-}
-
-func (s *reportingThreadSafeStore) DeleteWithObject(key string, obj interface{}) {
-	s.ThreadSafeStore.DeleteWithObject(key, obj)
-	s.deletedKeys <- key
+	return newExpirationCache(keyFunc, expirationPolicy, cacheClock, func(key string) { deletedKeys <- key })
 }

@@ -19,89 +19,46 @@ type FakeCustomStore struct {
 var _ Store = &FakeCustomStore{}
 
 // Add calls AddFunc if it is set.
-func (f *FakeCustomStore) Add(obj interface{}) error {
-	if f.AddFunc != nil {
-		return f.AddFunc(obj)
-	}
-	return nil
-}
+func (f *FakeCustomStore) Add(obj interface{}) error { return orZero(f.AddFunc, obj) }
 
 // Update calls UpdateFunc if it is set.
-func (f *FakeCustomStore) Update(obj interface{}) error {
-	if f.UpdateFunc != nil {
-		return f.UpdateFunc(obj)
-	}
-	return nil
-}
+func (f *FakeCustomStore) Update(obj interface{}) error { return orZero(f.UpdateFunc, obj) }
 
 // Delete calls DeleteFunc if it is set.
-func (f *FakeCustomStore) Delete(obj interface{}) error {
-	if f.DeleteFunc != nil {
-		return f.DeleteFunc(obj)
-	}
-	return nil
-}
+func (f *FakeCustomStore) Delete(obj interface{}) error { return orZero(f.DeleteFunc, obj) }
 
 // List calls ListFunc if it is set.
-func (f *FakeCustomStore) List() []interface{} {
-	if f.ListFunc != nil {
-		return f.ListFunc()
-	}
-	return nil
-}
+func (f *FakeCustomStore) List() []interface{} { return orZero0(f.ListFunc) }
 
 // ListKeys calls ListKeysFunc if it is set.
-func (f *FakeCustomStore) ListKeys() []string {
-	if f.ListKeysFunc != nil {
-		return f.ListKeysFunc()
-	}
-	return nil
-}
+func (f *FakeCustomStore) ListKeys() []string { return orZero0(f.ListKeysFunc) }
 
 // Get calls GetFunc if it is set.
 func (f *FakeCustomStore) Get(obj interface{}) (item interface{}, exists bool, err error) {
-	if f.GetFunc != nil {
-		return f.GetFunc(obj)
-	}
-	return nil, false, nil
+	return lookupOrMiss(f.GetFunc, obj)
 }
 
 // GetByKey calls GetByKeyFunc if it is set.
 func (f *FakeCustomStore) GetByKey(key string) (item interface{}, exists bool, err error) {
-	if f.GetByKeyFunc != nil {
-		return f.GetByKeyFunc(key)
-	}
-	return nil, false, nil
+	return lookupOrMiss(f.GetByKeyFunc, key)
 }
 
 // Replace calls ReplaceFunc if it is set.
 func (f *FakeCustomStore) Replace(list []interface{}, resourceVersion string) error {
-	if f.ReplaceFunc != nil {
-		return f.ReplaceFunc(list, resourceVersion)
+	if f.ReplaceFunc == nil {
+		return nil
 	}
-	return nil
+	return f.ReplaceFunc(list, resourceVersion)
 }
 
 // Resync calls ResyncFunc if it is set.
-func (f *FakeCustomStore) Resync() error {
-	if f.ResyncFunc != nil {
-		return f.ResyncFunc()
-	}
-	return nil
-}
+func (f *FakeCustomStore) Resync() error { return orZero0(f.ResyncFunc) }
 
 // Bookmark calls BookmarkFunc if it is set.
-func (f *FakeCustomStore) Bookmark(rv string) {
-	if f.BookmarkFunc != nil {
-		f.BookmarkFunc(rv)
-	}
-}
+func (f *FakeCustomStore) Bookmark(rv string) { callIfSet(f.BookmarkFunc, rv) }
 
 // LastStoreSyncResourceVersion calls LastStoreSyncResourceVersionFunc if it
 // is set.
 func (f *FakeCustomStore) LastStoreSyncResourceVersion() string {
-	if f.LastStoreSyncResourceVersionFunc != nil {
-		return f.LastStoreSyncResourceVersionFunc()
-	}
-	return ""
+	return orZero0(f.LastStoreSyncResourceVersionFunc)
 }

@@ -15,23 +15,24 @@ import (
 // object.
 type Indexer interface {
 	Store
-	// Index returns the stored objects that share at least one indexed
-	// value of the named index with obj.
-	Index(indexName string, obj interface{}) ([]interface{}, error)
-	// IndexKeys returns the storage keys of the objects whose indexed values
-	// for indexName include indexedValue.
-	IndexKeys(indexName, indexedValue string) ([]string, error)
-	// ListIndexFuncValues returns every indexed value of the named index.
-	ListIndexFuncValues(indexName string) []string
-	// ByIndex returns the stored objects whose indexed values for indexName
-	// include indexedValue.
-	ByIndex(indexName, indexedValue string) ([]interface{}, error)
+
 	// GetIndexers returns the index functions.
 	GetIndexers() Indexers
-
 	// AddIndexers adds index functions; objects already stored are indexed
 	// with them right away.
 	AddIndexers(newIndexers Indexers) error
+
+	// ByIndex returns the stored objects whose indexed values for indexName
+	// include indexedValue.
+	ByIndex(indexName, indexedValue string) ([]interface{}, error)
+	// IndexKeys returns the storage keys of the objects whose indexed values
+	// for indexName include indexedValue.
+	IndexKeys(indexName, indexedValue string) ([]string, error)
+	// Index returns the stored objects that share at least one indexed
+	// value of the named index with obj.
+	Index(indexName string, obj interface{}) ([]interface{}, error)
+	// ListIndexFuncValues returns every indexed value of the named index.
+	ListIndexFuncValues(indexName string) []string
 }
 
 // IndexFunc computes the indexed values of an object.
@@ -42,16 +43,13 @@ type IndexFunc func(obj interface{}) ([]string, error)
 func IndexFuncToKeyFuncAdapter(indexFunc IndexFunc) KeyFunc {
 	return func(obj interface{}) (string, error) {
 		values, err := indexFunc(obj)
-		if err != nil {
+		if err != nil || len(values) == 0 {
 			return "", err
 		}
-		switch len(values) {
-		case 0:
-			return "", nil
-		case 1:
-			return values[0], nil
+		if len(values) > 1 {
+			return "", fmt.Errorf("too many keys: %v", values)
 		}
-		return "", fmt.Errorf("too many keys: %v", values)
+		return values[0], nil
 	}
 }
 
@@ -61,10 +59,10 @@ const NamespaceIndex string = "namespace"
 // MetaNamespaceIndexFunc indexes objects by their namespace.
 func MetaNamespaceIndexFunc(obj interface{}) ([]string, error) {
 	m, err := meta.Accessor(obj)
-	if err != nil {
-		return []string{""}, fmt.Errorf("object has no meta: %v", err)
+	if err == nil {
+		return []string{m.GetNamespace()}, nil
 	}
-	return []string{m.GetNamespace()}, nil
+	return []string{""}, fmt.Errorf("object has no meta: %v", err)
 }
 
 // index maps an indexed value to the set of storage keys carrying it.

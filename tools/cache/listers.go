@@ -13,62 +13,66 @@ import (
 // AppendFunc collects a matching item.
 type AppendFunc func(interface{})
 
-// ListAll calls appendFn for every object in store whose labels match
-// selector.
-func ListAll(store Store, selector labels.Selector, appendFn AppendFunc) error {
-	everything := selector.Empty()
-	for _, obj := range store.List() {
-		if everything {
-			appendFn(obj)
-			continue
-		}
-		m, err := meta.Accessor(obj)
+// selection is what a lister asks for: objects whose labels match selector
+// and, when inNamespace is set, that live in namespace.
+type selection struct {
+	selector    labels.Selector
+	namespace   string
+	inNamespace bool
+}
+
+// matches reports whether obj is selected. An empty selector without a
+// namespace accepts anything, even objects without metadata.
+func (s selection) matches(obj interface{}) (bool, error) {
+	if !s.inNamespace && s.selector.Empty() {
+		return true, nil
+	}
+	m, err := meta.Accessor(obj)
+	if err != nil {
+		return false, err
+	}
+	if s.inNamespace && m.GetNamespace() != s.namespace {
+		return false, nil
+	}
+	return s.selector.Matches(labels.Set(m.GetLabels())), nil
+}
+
+// collect hands every selected object of candidates to appendFn, in order,
+// and stops at the first object without metadata.
+func (s selection) collect(candidates []interface{}, appendFn AppendFunc) error {
+	for _, obj := range candidates {
+		ok, err := s.matches(obj)
 		if err != nil {
 			return err
 		}
-		if selector.Matches(labels.Set(m.GetLabels())) {
+		if ok {
 			appendFn(obj)
 		}
 	}
 	return nil
 }
 
+// ListAll calls appendFn for every object in store whose labels match
+// selector.
+func ListAll(store Store, selector labels.Selector, appendFn AppendFunc) error {
+	return selection{selector: selector}.collect(store.List(), appendFn)
+}
+
 // ListAllByNamespace calls appendFn for every object in namespace whose
-// labels match selector. An empty namespace (NamespaceAll) means all.
+// labels match selector. An empty namespace (NamespaceAll) means all. The
+// namespace index narrows the search when the indexer has one; otherwise
+// every object is examined.
 func ListAllByNamespace(indexer Indexer, namespace string, selector labels.Selector, appendFn AppendFunc) error {
 	if namespace == metav1.NamespaceAll {
 		return ListAll(indexer, selector, appendFn)
 	}
-	items, err := indexer.Index(NamespaceIndex, &metav1.ObjectMeta{Namespace: namespace})
-	if err != nil {
-		// Without a namespace index fall back to scanning everything.
-		klog.TODO().Info("Warning: can not retrieve list of objects using index", "err", err)
-		for _, obj := range indexer.List() {
-			m, err := meta.Accessor(obj)
-			if err != nil {
-				return err
-			}
-			if m.GetNamespace() == namespace && selector.Matches(labels.Set(m.GetLabels())) {
-				appendFn(obj)
-			}
-		}
-		return nil
+	inNamespace, err := indexer.Index(NamespaceIndex, &metav1.ObjectMeta{Namespace: namespace})
+	if err == nil {
+		// The index already restricted the candidates to namespace.
+		return selection{selector: selector}.collect(inNamespace, appendFn)
 	}
-	everything := selector.Empty()
-	for _, obj := range items {
-		if everything {
-			appendFn(obj)
-			continue
-		}
-		m, err := meta.Accessor(obj)
-		if err != nil {
-			return err
-		}
-		if selector.Matches(labels.Set(m.GetLabels())) {
-			appendFn(obj)
-		}
-	}
-	return nil
+	klog.TODO().Info("Warning: can not retrieve list of objects using index", "err", err)
+	return selection{selector: selector, namespace: namespace, inNamespace: true}.collect(indexer.List(), appendFn)
 }
 
 // GenericLister lists and gets objects of any type from an Indexer.
@@ -92,56 +96,64 @@ type GenericNamespaceLister interface {
 // NewGenericLister returns a GenericLister over indexer; resource names
 // the objects in NotFound errors.
 func NewGenericLister(indexer Indexer, resource schema.GroupResource) GenericLister {
-	return &genericLister{indexer: indexer, resource: resource}
+	return genericLister{objects: indexedObjects{indexer: indexer, resource: resource}}
 }
 
-type genericLister struct {
+// indexedObjects is the lookup both generic listers share.
+type indexedObjects struct {
 	indexer  Indexer
 	resource schema.GroupResource
 }
 
-func (s *genericLister) List(selector labels.Selector) (ret []runtime.Object, err error) {
-	err = ListAll(s.indexer, selector, func(m interface{}) {
-		ret = append(ret, m.(runtime.Object))
+// list returns the objects of namespace (all for NamespaceAll) matching
+// selector; nil when there are none.
+func (o indexedObjects) list(namespace string, selector labels.Selector) ([]runtime.Object, error) {
+	var out []runtime.Object
+	err := ListAllByNamespace(o.indexer, namespace, selector, func(obj interface{}) {
+		out = append(out, obj.(runtime.Object))
 	})
-	return ret, err
+	return out, err
 }
 
-func (s *genericLister) ByNamespace(namespace string) GenericNamespaceLister {
-	return &genericNamespaceLister{indexer: s.indexer, namespace: namespace, resource: s.resource}
-}
-
-func (s *genericLister) Get(name string) (runtime.Object, error) {
-	obj, exists, err := s.indexer.GetByKey(name)
-	if err != nil {
+// get returns the object stored under key, or a NotFound error for name.
+func (o indexedObjects) get(key, name string) (runtime.Object, error) {
+	obj, found, err := o.indexer.GetByKey(key)
+	switch {
+	case err != nil:
 		return nil, err
-	}
-	if !exists {
-		return nil, errors.NewNotFound(s.resource, name)
+	case !found:
+		return nil, errors.NewNotFound(o.resource, name)
 	}
 	return obj.(runtime.Object), nil
 }
 
+// genericLister looks across namespaces; keys are given whole.
+type genericLister struct {
+	objects indexedObjects
+}
+
+func (l genericLister) List(selector labels.Selector) ([]runtime.Object, error) {
+	return l.objects.list(metav1.NamespaceAll, selector)
+}
+
+func (l genericLister) Get(name string) (runtime.Object, error) {
+	return l.objects.get(name, name)
+}
+
+func (l genericLister) ByNamespace(namespace string) GenericNamespaceLister {
+	return genericNamespaceLister{objects: l.objects, namespace: namespace}
+}
+
+// genericNamespaceLister looks in one namespace; keys are namespace/name.
 type genericNamespaceLister struct {
-	indexer   Indexer
+	objects   indexedObjects
 	namespace string
-	resource  schema.GroupResource
 }
 
-func (s *genericNamespaceLister) List(selector labels.Selector) (ret []runtime.Object, err error) {
-	err = ListAllByNamespace(s.indexer, s.namespace, selector, func(m interface{}) {
-		ret = append(ret, m.(runtime.Object))
-	})
-	return ret, err
+func (l genericNamespaceLister) List(selector labels.Selector) ([]runtime.Object, error) {
+	return l.objects.list(l.namespace, selector)
 }
 
-func (s *genericNamespaceLister) Get(name string) (runtime.Object, error) {
-	obj, exists, err := s.indexer.GetByKey(s.namespace + "/" + name)
-	if err != nil {
-		return nil, err
-	}
-	if !exists {
-		return nil, errors.NewNotFound(s.resource, name)
-	}
-	return obj.(runtime.Object), nil
+func (l genericNamespaceLister) Get(name string) (runtime.Object, error) {
+	return l.objects.get(l.namespace+"/"+name, name)
 }

@@ -30,10 +30,15 @@ type ListerWithContext interface {
 // ToListerWithContext returns l itself when it supports contexts, otherwise
 // an adapter that ignores the context.
 func ToListerWithContext(l Lister) ListerWithContext {
-	if l, ok := l.(ListerWithContext); ok {
-		return l
+	return asOrAdapt(l, func(l Lister) ListerWithContext { return listerAdapter{l} })
+}
+
+// asOrAdapt returns v itself when it implements W and adapt(v) otherwise.
+func asOrAdapt[V, W any](v V, adapt func(V) W) W {
+	if w, ok := any(v).(W); ok {
+		return w
 	}
-	return listerAdapter{l}
+	return adapt(v)
 }
 
 type listerAdapter struct{ Lister }
@@ -62,10 +67,7 @@ type WatcherWithContext interface {
 // ToWatcherWithContext returns w itself when it supports contexts,
 // otherwise an adapter that ignores the context.
 func ToWatcherWithContext(w Watcher) WatcherWithContext {
-	if w, ok := w.(WatcherWithContext); ok {
-		return w
-	}
-	return watcherAdapter{w}
+	return asOrAdapt(w, func(w Watcher) WatcherWithContext { return watcherAdapter{w} })
 }
 
 type watcherAdapter struct{ Watcher }
@@ -91,14 +93,13 @@ type ListerWatcherWithContext interface {
 // otherwise an adapter that ignores the context. The adapter keeps
 // reporting lw's watch-list support.
 func ToListerWatcherWithContext(lw ListerWatcher) ListerWatcherWithContext {
-	if lw, ok := lw.(ListerWatcherWithContext); ok {
-		return lw
-	}
-	return listerWatcherAdapter{
-		ListerWithContext:  ToListerWithContext(lw),
-		WatcherWithContext: ToWatcherWithContext(lw),
-		unsupported:        watchlist.DoesClientNotSupportWatchListSemantics(lw),
-	}
+	return asOrAdapt(lw, func(lw ListerWatcher) ListerWatcherWithContext {
+		return listerWatcherAdapter{
+			ListerWithContext:  ToListerWithContext(lw),
+			WatcherWithContext: ToWatcherWithContext(lw),
+			unsupported:        watchlist.DoesClientNotSupportWatchListSemantics(lw),
+		}
+	})
 }
 
 type listerWatcherAdapter struct {
@@ -147,40 +148,53 @@ var (
 	_ ListerWatcherWithContext = &ListWatch{}
 )
 
+// optionsCall is the context form of ListWatch's list and watch functions.
+type optionsCall[R any] func(ctx context.Context, options metav1.ListOptions) (R, error)
+
+// ignoringContext turns a deprecated function without context into an
+// optionsCall; nil stays nil.
+func ignoringContext[R any](fn func(options metav1.ListOptions) (R, error)) optionsCall[R] {
+	if fn == nil {
+		return nil
+	}
+	return func(_ context.Context, options metav1.ListOptions) (R, error) { return fn(options) }
+}
+
+// preferred returns first when it is set and second otherwise: each
+// ListWatch method prefers the function of its own flavour.
+func preferred[R any](first, second optionsCall[R]) optionsCall[R] {
+	if first != nil {
+		return first
+	}
+	return second
+}
+
 // List lists the resources.
 //
 // Deprecated: use ListWatchWithContext.ListWithContext instead.
 func (lw *ListWatch) List(options metav1.ListOptions) (runtime.Object, error) {
-	if lw.ListFunc != nil {
-		return lw.ListFunc(options)
-	}
-	return lw.ListWithContextFunc(context.Background(), options)
+	list := preferred(ignoringContext(lw.ListFunc), optionsCall[runtime.Object](lw.ListWithContextFunc))
+	return list(context.Background(), options)
 }
 
 // ListWithContext lists the resources.
 func (lw *ListWatch) ListWithContext(ctx context.Context, options metav1.ListOptions) (runtime.Object, error) {
-	if lw.ListWithContextFunc != nil {
-		return lw.ListWithContextFunc(ctx, options)
-	}
-	return lw.ListFunc(options)
+	list := preferred(optionsCall[runtime.Object](lw.ListWithContextFunc), ignoringContext(lw.ListFunc))
+	return list(ctx, options)
 }
 
 // Watch watches the resources.
 //
 // Deprecated: use ListWatchWithContext.WatchWithContext instead.
 func (lw *ListWatch) Watch(options metav1.ListOptions) (watch.Interface, error) {
-	if lw.WatchFunc != nil {
-		return lw.WatchFunc(options)
-	}
-	return lw.WatchFuncWithContext(context.Background(), options)
+	start := preferred(ignoringContext(lw.WatchFunc), optionsCall[watch.Interface](lw.WatchFuncWithContext))
+	return start(context.Background(), options)
 }
 
 // WatchWithContext watches the resources.
 func (lw *ListWatch) WatchWithContext(ctx context.Context, options metav1.ListOptions) (watch.Interface, error) {
-	if lw.WatchFuncWithContext != nil {
-		return lw.WatchFuncWithContext(ctx, options)
-	}
-	return lw.WatchFunc(options)
+	start := preferred(optionsCall[watch.Interface](lw.WatchFuncWithContext), ignoringContext(lw.WatchFunc))
+	return start(ctx, options)
 }
 
 // listWatchWithSupport is a ListWatch that reports whether its client

@@ -29,32 +29,27 @@ func NewListWatchFromClient(c Getter, resource string, namespace string, fieldSe
 // optionsModifier (to set selectors and the like). All four function
 // fields are set, for callers that only know the deprecated ones.
 func NewFilteredListWatchFromClient(c Getter, resource string, namespace string, optionsModifier func(options *metav1.ListOptions)) *ListWatch {
-	list := func(ctx context.Context, options metav1.ListOptions) (runtime.Object, error) {
+	request := func(options metav1.ListOptions) *restclient.Request {
 		optionsModifier(&options)
-		return c.Get().
-			Namespace(namespace).
-			Resource(resource).
-			VersionedParams(&options, metav1.ParameterCodec).
-			Do(ctx).
-			Get()
+		return c.Get().Namespace(namespace).Resource(resource).VersionedParams(&options, metav1.ParameterCodec)
 	}
-	watchFn := func(ctx context.Context, options metav1.ListOptions) (watch.Interface, error) {
+	list := func(ctx context.Context, options metav1.ListOptions) (runtime.Object, error) {
+		return request(options).Do(ctx).Get()
+	}
+	watchFrom := func(ctx context.Context, options metav1.ListOptions) (watch.Interface, error) {
 		options.Watch = true
-		optionsModifier(&options)
-		return c.Get().
-			Namespace(namespace).
-			Resource(resource).
-			VersionedParams(&options, metav1.ParameterCodec).
-			Watch(ctx)
+		return request(options).Watch(ctx)
 	}
 	return &ListWatch{
-		ListFunc: func(options metav1.ListOptions) (runtime.Object, error) {
-			return list(context.Background(), options)
-		},
-		WatchFunc: func(options metav1.ListOptions) (watch.Interface, error) {
-			return watchFn(context.Background(), options)
-		},
+		ListFunc:             inBackground(list),
+		WatchFunc:            inBackground(watchFrom),
 		ListWithContextFunc:  list,
-		WatchFuncWithContext: watchFn,
+		WatchFuncWithContext: watchFrom,
 	}
+}
+
+// inBackground adapts a function taking a context to the deprecated
+// function fields of ListWatch, which get context.Background().
+func inBackground[R any](fn optionsCall[R]) func(metav1.ListOptions) (R, error) {
+	return func(options metav1.ListOptions) (R, error) { return fn(context.Background(), options) }
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strconv"
 	"sync"
 	"testing"
@@ -188,7 +189,7 @@ func TestReflectorPaginatesOverHTTP(t *testing.T) {
 	defer api.mu.Unlock()
 	pages := 0
 	for _, q := range api.requests {
-		if v, _ := parseQuery(q); v.Get("watch") == "" {
+		if v, _ := url.ParseQuery(q); v.Get("watch") == "" {
 			pages++
 			if v.Get("labelSelector") != "app=web" || v.Get("limit") != "2" {
 				t.Errorf("list query %q lacks selector or limit", q)
@@ -218,7 +219,7 @@ func TestWatchListOverHTTP(t *testing.T) {
 	api.mu.Lock()
 	defer api.mu.Unlock()
 	for _, q := range api.requests {
-		if v, _ := parseQuery(q); v.Get("watch") == "" {
+		if v, _ := url.ParseQuery(q); v.Get("watch") == "" {
 			t.Errorf("unexpected list request %q: the server supports watch-list", q)
 		}
 	}

@@ -1,80 +1,46 @@
 package cache
 
-import "sync"
+import (
+	"sync"
+	"sync/atomic"
+)
 
-// GaugeMetric is a value that can go up and down.
-type GaugeMetric interface {
-	Set(float64)
-}
+// The metric kinds the providers below create.
+type (
+	// CounterMetric is a value that only goes up.
+	CounterMetric interface {
+		Inc()
+	}
 
-// CounterMetric is a value that only goes up.
-type CounterMetric interface {
-	Inc()
-}
+	// GaugeMetric is a value that can go up and down.
+	GaugeMetric interface {
+		Set(float64)
+	}
 
-// SummaryMetric records individual observations.
-type SummaryMetric interface {
-	Observe(float64)
-}
+	// HistogramMetric records observations into buckets.
+	HistogramMetric interface {
+		Observe(float64)
+	}
 
-// HistogramMetric records observations into buckets.
-type HistogramMetric interface {
-	Observe(float64)
-}
+	// SummaryMetric records individual observations.
+	SummaryMetric interface {
+		Observe(float64)
+	}
+)
 
-type noopMetric struct{}
-
-func (noopMetric) Inc()            {}
-func (noopMetric) Dec()            {}
-func (noopMetric) Observe(float64) {}
-func (noopMetric) Set(float64)     {}
-
-// MetricsProvider creates the metrics a Reflector records.
+// MetricsProvider creates the metrics a Reflector may record. Reflectors
+// record none today; the provider is accepted for compatibility.
 type MetricsProvider interface {
+	NewLastResourceVersionMetric(name string) GaugeMetric
+
 	NewListsMetric(name string) CounterMetric
-	NewListDurationMetric(name string) SummaryMetric
 	NewItemsInListMetric(name string) SummaryMetric
+	NewListDurationMetric(name string) SummaryMetric
 
 	NewWatchesMetric(name string) CounterMetric
 	NewShortWatchesMetric(name string) CounterMetric
-	NewWatchDurationMetric(name string) SummaryMetric
 	NewItemsInWatchMetric(name string) SummaryMetric
-
-	NewLastResourceVersionMetric(name string) GaugeMetric
-}
-
-type noopMetricsProvider struct{}
-
-func (noopMetricsProvider) NewListsMetric(string) CounterMetric             { return noopMetric{} }
-func (noopMetricsProvider) NewListDurationMetric(string) SummaryMetric      { return noopMetric{} }
-func (noopMetricsProvider) NewItemsInListMetric(string) SummaryMetric       { return noopMetric{} }
-func (noopMetricsProvider) NewWatchesMetric(string) CounterMetric           { return noopMetric{} }
-func (noopMetricsProvider) NewShortWatchesMetric(string) CounterMetric      { return noopMetric{} }
-func (noopMetricsProvider) NewWatchDurationMetric(string) SummaryMetric     { return noopMetric{} }
-func (noopMetricsProvider) NewItemsInWatchMetric(string) SummaryMetric      { return noopMetric{} }
-func (noopMetricsProvider) NewLastResourceVersionMetric(string) GaugeMetric { return noopMetric{} }
-
-// reflectorMetricsFactory holds the process-wide reflector MetricsProvider.
-var reflectorMetricsFactory = struct {
-	once     sync.Once
-	mu       sync.Mutex
-	provider MetricsProvider
-}{provider: noopMetricsProvider{}}
-
-// SetReflectorMetricsProvider installs the provider of reflector metrics.
-// Only the first call has an effect.
-func SetReflectorMetricsProvider(metricsProvider MetricsProvider) {
-	reflectorMetricsFactory.once.Do(func() {
-		reflectorMetricsFactory.mu.Lock()
-		defer reflectorMetricsFactory.mu.Unlock()
-		reflectorMetricsFactory.provider = metricsProvider
-	})
-}
-
-func reflectorMetrics() MetricsProvider {
-	reflectorMetricsFactory.mu.Lock()
-	defer reflectorMetricsFactory.mu.Unlock()
-	return reflectorMetricsFactory.provider
+	NewWatchDurationMetric(name string) SummaryMetric
 }
 
 // InformerMetricsProvider creates the metrics recorded by informer queues
@@ -92,27 +58,54 @@ type InformerMetricsProvider interface {
 	NewStoreResourceVersionMetric(id InformerNameAndResource) GaugeMetric
 }
 
-var informerMetricsFactory = struct {
-	once     sync.Once
-	mu       sync.Mutex
-	provider InformerMetricsProvider
-}{}
+// firstSetting is a process-wide setting that only its first set changes.
+type firstSetting[T any] struct {
+	once  sync.Once
+	value atomic.Pointer[T]
+}
+
+func (s *firstSetting[T]) set(v T) {
+	s.once.Do(func() { s.value.Store(&v) })
+}
+
+// get returns the value set, or T's zero value before any set.
+func (s *firstSetting[T]) get() T {
+	if p := s.value.Load(); p != nil {
+		return *p
+	}
+	var zero T
+	return zero
+}
+
+var (
+	reflectorMetricsProvider firstSetting[MetricsProvider]
+	informerMetricsProvider  firstSetting[InformerMetricsProvider]
+)
+
+// SetReflectorMetricsProvider installs the provider of reflector metrics.
+// Only the first call has an effect.
+func SetReflectorMetricsProvider(metricsProvider MetricsProvider) {
+	reflectorMetricsProvider.set(metricsProvider)
+}
 
 // SetInformerMetricsProvider installs the provider used by informers created
 // afterwards. Only the first call has an effect.
 func SetInformerMetricsProvider(metricsProvider InformerMetricsProvider) {
-	informerMetricsFactory.once.Do(func() {
-		informerMetricsFactory.mu.Lock()
-		defer informerMetricsFactory.mu.Unlock()
-		informerMetricsFactory.provider = metricsProvider
-	})
+	informerMetricsProvider.set(metricsProvider)
 }
 
+// globalInformerMetrics returns the provider SetInformerMetricsProvider
+// installed, or nil.
 func globalInformerMetrics() InformerMetricsProvider {
-	informerMetricsFactory.mu.Lock()
-	defer informerMetricsFactory.mu.Unlock()
-	return informerMetricsFactory.provider
+	return informerMetricsProvider.get()
 }
+
+// discardMetric is every metric kind, recording nothing.
+type discardMetric struct{}
+
+func (discardMetric) Inc()            {}
+func (discardMetric) Set(float64)     {}
+func (discardMetric) Observe(float64) {}
 
 // queueMetrics are the metrics a FIFO records; every field is non-nil.
 type queueMetrics struct {
@@ -120,12 +113,11 @@ type queueMetrics struct {
 	latency HistogramMetric
 }
 
+// newQueueMetrics creates id's queue metrics with provider; without a
+// provider or a name they record nothing.
 func newQueueMetrics(id InformerNameAndResource, provider InformerMetricsProvider) queueMetrics {
 	if provider == nil || id.Name() == "" {
-		return queueMetrics{queued: noopMetric{}, latency: noopMetric{}}
+		return queueMetrics{queued: discardMetric{}, latency: discardMetric{}}
 	}
-	return queueMetrics{
-		queued:  provider.NewQueuedItemMetric(id),
-		latency: provider.NewProcessingLatencyMetric(id),
-	}
+	return queueMetrics{queued: provider.NewQueuedItemMetric(id), latency: provider.NewProcessingLatencyMetric(id)}
 }

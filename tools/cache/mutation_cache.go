@@ -1,14 +1,18 @@
 package cache
 
 import (
+	"cmp"
 	"container/list"
 	"fmt"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
 )
@@ -72,140 +76,101 @@ func NewIntegerResourceVersionMutationCache(logger klog.Logger, backingCache Sto
 // store holds an equal or newer version, until OnAddOrUpdate/OnDelete
 // report the object, or until the TTL passes. See IncludeAdds for objects
 // the backing store lacks.
+//
+// Values that are not runtime.Objects (anything with a key, such as a bare
+// metav1.Object) are remembered too, but cannot be compared: such a value
+// replaces any earlier mutation, is replaced by any later one, is served
+// only while the backing store lacks the key (with IncludeAdds), and is
+// forgotten by OnDelete or the TTL, not by OnAddOrUpdate.
 func NewIntegerResourceVersionMutationCacheWithOptions(logger klog.Logger, backingCache Store, options MutationCacheOptions) MutationCache {
-	if options.TTL <= 0 {
-		options.TTL = defaultMutationCacheTTL
+	ttl := options.TTL
+	if ttl <= 0 {
+		ttl = defaultMutationCacheTTL
 	}
-	if options.MaxCacheSize <= 0 {
-		options.MaxCacheSize = defaultMutationCacheSize
+	capacity := options.MaxCacheSize
+	if capacity <= 0 {
+		capacity = defaultMutationCacheSize
 	}
 	return &mutationCache{
 		logger:       logger,
 		backingCache: backingCache,
 		indexer:      options.Indexer,
-		ttl:          options.TTL,
 		includeAdds:  options.IncludeAdds,
-		maxSize:      options.MaxCacheSize,
-		clock:        clock.RealClock{},
-		entries:      map[string]*list.Element{},
-		order:        list.New(),
+		recent:       newMutationLRU(capacity, ttl, clock.RealClock{}),
 	}
 }
 
-type mutationEntry struct {
-	key string
-	obj runtime.Object
-	// deleted marks a tombstone: obj is the object OnDelete reported, kept
-	// so that a late Mutation of the deleted object is not resurrected.
-	deleted bool
-	expires time.Time
-}
-
-// mutationCache implements MutationCache with a small LRU.
+// mutationCache implements MutationCache over a small LRU of recent
+// mutations and deletion tombstones.
 type mutationCache struct {
 	logger       klog.Logger
 	backingCache Store
 	indexer      Indexer
-	ttl          time.Duration
 	includeAdds  bool
-	maxSize      int
-	clock        clock.Clock
 
-	// lock guards entries and order (front = most recently used).
-	lock    sync.Mutex
-	entries map[string]*list.Element
-	order   *list.List
+	// lock guards recent and makes each read of the backing store plus
+	// recent one step.
+	lock   sync.Mutex
+	recent *mutationLRU
 }
 
 func (c *mutationCache) internal() {}
 
-// entryLocked returns the unexpired entry (mutation or tombstone) for key.
-func (c *mutationCache) entryLocked(key string) (*mutationEntry, bool) {
-	el, ok := c.entries[key]
-	if !ok {
-		return nil, false
-	}
-	e := el.Value.(*mutationEntry)
-	if c.clock.Now().After(e.expires) {
-		c.removeLocked(key)
-		return nil, false
-	}
-	c.order.MoveToFront(el)
-	return e, true
-}
-
-// mutatedLocked returns the live mutation for key; tombstones do not count.
-func (c *mutationCache) mutatedLocked(key string) (runtime.Object, bool) {
-	e, ok := c.entryLocked(key)
-	if !ok || e.deleted {
-		return nil, false
-	}
-	return e.obj, true
-}
-
-// addLocked stores e as the newest entry, evicting the least recently used
-// ones beyond maxSize.
-func (c *mutationCache) addLocked(e *mutationEntry) {
-	c.removeLocked(e.key)
-	e.expires = c.clock.Now().Add(c.ttl)
-	c.entries[e.key] = c.order.PushFront(e)
-	for c.order.Len() > c.maxSize {
-		oldest := c.order.Back()
-		c.removeLocked(oldest.Value.(*mutationEntry).key)
-	}
-}
-
-func (c *mutationCache) removeLocked(key string) {
-	if el, ok := c.entries[key]; ok {
-		c.order.Remove(el)
-		delete(c.entries, key)
-	}
-}
-
-// GetByKey returns the newer of the backing object and the mutation.
+// GetByKey returns the newer of the backing object and the mutation. With
+// IncludeAdds, a mutation of an object that the backing store lacks is
+// returned and, if it is a runtime.Object, forgotten: it counts as seen,
+// as client-go's cache does.
 func (c *mutationCache) GetByKey(key string) (interface{}, bool, error) {
 	c.lock.Lock()
 	defer c.lock.Unlock()
 	obj, exists, err := c.backingCache.GetByKey(key)
-	if err != nil {
+	switch {
+	case err != nil:
 		return nil, false, err
+	case exists:
+		return c.preferNewerLocked(key, obj), true, nil
+	case !c.includeAdds:
+		return nil, false, nil
 	}
-	if !exists {
-		if !c.includeAdds {
-			return nil, false, nil
-		}
-		mutated, ok := c.mutatedLocked(key)
-		if !ok {
-			return nil, false, nil
-		}
-		return mutated, true, nil
+	e, ok := c.recent.get(key)
+	if !ok || e.deleted {
+		return nil, false, nil
 	}
-	backing, ok := obj.(runtime.Object)
-	if !ok {
-		return obj, true, nil
+	if _, comparable := e.value.(runtime.Object); comparable {
+		c.recent.remove(key)
 	}
-	return c.newerLocked(key, backing), true, nil
+	return e.value, true, nil
 }
 
-// newerLocked returns the mutation for key if it is newer than backing.
-func (c *mutationCache) newerLocked(key string, backing runtime.Object) runtime.Object {
-	e, ok := c.entryLocked(key)
+// preferNewerLocked returns the mutation for key if it is a newer version
+// of stored than stored itself, and otherwise stored. A mutation the store
+// has caught up with is forgotten.
+func (c *mutationCache) preferNewerLocked(key string, stored interface{}) interface{} {
+	storedObj, comparable := stored.(runtime.Object)
+	if !comparable {
+		return stored
+	}
+	e, ok := c.recent.get(key)
 	if !ok {
-		return backing
+		return stored
 	}
-	if compareIntegerResourceVersions(e.obj, backing) > 0 {
-		if e.deleted {
-			return backing
-		}
-		return e.obj
+	mutated, comparable := e.value.(runtime.Object)
+	if !comparable {
+		return stored
 	}
-	// The store caught up; the mutation or tombstone is no longer needed.
-	c.removeLocked(key)
-	return backing
+	if compareIntegerResourceVersions(mutated, storedObj) <= 0 {
+		c.recent.remove(key)
+		return stored
+	}
+	if e.deleted {
+		return stored
+	}
+	return mutated
 }
 
 // ByIndex returns the indexed objects, each replaced by a newer mutation
-// where there is one.
+// where there is one; with IncludeAdds also the mutations that the index
+// function places under indexKey although the indexer lacks them.
 func (c *mutationCache) ByIndex(indexName, indexKey string) ([]interface{}, error) {
 	if c.indexer == nil {
 		return nil, fmt.Errorf("no indexer has been provided to the mutation cache")
@@ -217,75 +182,118 @@ func (c *mutationCache) ByIndex(indexName, indexKey string) ([]interface{}, erro
 	c.lock.Lock()
 	defer c.lock.Unlock()
 	var items []interface{}
-	seen := map[string]struct{}{}
+	indexed := sets.New[string]()
 	for _, key := range keys {
-		seen[key] = struct{}{}
+		indexed.Insert(key)
 		obj, exists, err := c.indexer.GetByKey(key)
 		if err != nil {
 			return nil, err
 		}
-		if !exists {
-			continue
-		}
-		if ro, ok := obj.(runtime.Object); ok {
-			items = append(items, c.newerLocked(key, ro))
-		} else {
-			items = append(items, obj)
+		if exists {
+			items = append(items, c.preferNewerLocked(key, obj))
 		}
 	}
-	if c.includeAdds {
-		fn := c.indexer.GetIndexers()[indexName]
-		for key, el := range c.entries {
-			if _, done := seen[key]; done {
-				continue
-			}
-			e := el.Value.(*mutationEntry)
-			if e.deleted || c.clock.Now().After(e.expires) {
-				continue
-			}
-			values, err := fn(e.obj)
-			if err != nil {
-				// A mutation the index function rejects is just left out.
-				c.logger.V(4).Info("Cannot index mutation cache entry", "key", key, "err", err)
-				continue
-			}
-			for _, v := range values {
-				if v == indexKey {
-					items = append(items, e.obj)
-					break
-				}
-			}
-		}
+	if !c.includeAdds {
+		return items, nil
 	}
+	indexFunc := c.indexer.GetIndexers()[indexName]
+	c.recent.each(func(e *mutationEntry) {
+		if e.deleted || indexed.Has(e.key) {
+			return
+		}
+		values, err := indexFunc(e.value)
+		if err != nil {
+			// A mutation the index function rejects is just left out.
+			c.logger.V(4).Info("Cannot index mutation cache entry", "key", e.key, "err", err)
+			return
+		}
+		if slices.Contains(values, indexKey) {
+			items = append(items, e.value)
+		}
+	})
 	return items, nil
 }
 
-// Mutation records obj, the result of the caller's own write.
+// Mutation records obj, the result of the caller's own write, unless it is
+// an older version than the mutation already known or a version of an
+// object known to be deleted.
 func (c *mutationCache) Mutation(obj interface{}) {
-	ro, ok := obj.(runtime.Object)
-	if !ok {
-		c.logger.Info("Mutation cache can only track runtime objects", "type", fmt.Sprintf("%T", obj))
-		return
-	}
 	key, err := DeletionHandlingMetaNamespaceKeyFunc(obj)
 	if err != nil {
-		c.logger.Error(err, "Mutation cache cannot compute key")
+		utilruntime.HandleErrorWithLogger(c.logger, err, "DeletionHandlingMetaNamespaceKeyFunc")
 		return
 	}
 	c.lock.Lock()
 	defer c.lock.Unlock()
-	if prev, ok := c.entryLocked(key); ok {
-		cmp := compareIntegerResourceVersions(ro, prev.obj)
-		if cmp < 0 {
-			// Older than what is already known.
-			return
-		}
-		if prev.deleted && (cmp == 0 || sameUID(ro, prev.obj)) {
-			// This object, or another revision of it, was deleted.
+	if prev, ok := c.recent.get(key); ok && isStale(obj, prev) {
+		return
+	}
+	c.recent.put(&mutationEntry{key: key, value: obj})
+}
+
+// isStale reports whether a new mutation obj adds nothing to prev: both are
+// runtime.Objects and obj is older, or prev is the tombstone of obj's
+// version or of the object obj belongs to.
+func isStale(obj interface{}, prev *mutationEntry) bool {
+	newObj, comparable := obj.(runtime.Object)
+	if !comparable {
+		return false
+	}
+	known, comparable := prev.value.(runtime.Object)
+	if !comparable {
+		return false
+	}
+	switch order := compareIntegerResourceVersions(newObj, known); {
+	case order < 0:
+		return true
+	case prev.deleted:
+		return order == 0 || sameUID(newObj, known)
+	}
+	return false
+}
+
+// OnAddOrUpdate forgets a mutation that obj, as seen by the informer,
+// supersedes. Mutations that are not runtime.Objects are kept.
+func (c *mutationCache) OnAddOrUpdate(obj runtime.Object) {
+	key, err := DeletionHandlingMetaNamespaceKeyFunc(obj)
+	if err != nil {
+		return
+	}
+	c.lock.Lock()
+	defer c.lock.Unlock()
+	e, ok := c.recent.peek(key)
+	if !ok {
+		return
+	}
+	if known, comparable := e.value.(runtime.Object); comparable && compareIntegerResourceVersions(known, obj) <= 0 {
+		c.recent.remove(key)
+	}
+}
+
+// OnDelete forgets a mutation that the deletion of obj supersedes: one of
+// the same object (same UID), one not newer than obj, or one that cannot
+// be compared. A newer mutation of a different object is kept. Otherwise
+// obj is remembered as a tombstone for the TTL, so that a late Mutation
+// call for the deleted object (same UID, or not newer) is ignored.
+func (c *mutationCache) OnDelete(obj runtime.Object) {
+	if _, err := meta.Accessor(obj); err != nil {
+		return
+	}
+	key, err := DeletionHandlingMetaNamespaceKeyFunc(obj)
+	if err != nil {
+		return
+	}
+	c.lock.Lock()
+	defer c.lock.Unlock()
+	if prev, ok := c.recent.get(key); ok {
+		if known, comparable := prev.value.(runtime.Object); comparable &&
+			compareIntegerResourceVersions(obj, known) < 0 && !sameUID(obj, known) {
+			// A newer, different object may still exist; keep it until
+			// the TTL or the informer says otherwise.
 			return
 		}
 	}
-	c.addLocked(&mutationEntry{key: key, obj: ro})
+	c.recent.put(&mutationEntry{key: key, value: obj, deleted: true})
 }
 
 // sameUID reports whether a and b have the same UID.
@@ -301,49 +309,6 @@ func sameUID(a, b runtime.Object) bool {
 	return am.GetUID() == bm.GetUID()
 }
 
-// OnAddOrUpdate forgets a mutation that obj, as seen by the informer,
-// supersedes.
-func (c *mutationCache) OnAddOrUpdate(obj runtime.Object) {
-	key, err := DeletionHandlingMetaNamespaceKeyFunc(obj)
-	if err != nil {
-		return
-	}
-	c.lock.Lock()
-	defer c.lock.Unlock()
-	el, ok := c.entries[key]
-	if !ok {
-		return
-	}
-	if compareIntegerResourceVersions(el.Value.(*mutationEntry).obj, obj) <= 0 {
-		c.removeLocked(key)
-	}
-}
-
-// OnDelete forgets a mutation that the deletion of obj supersedes: one of
-// the same object (same UID) or one not newer than obj. A newer mutation
-// of a different object is kept. Otherwise obj is remembered as a
-// tombstone for the TTL, so that a late Mutation call for the deleted
-// object (same UID, or not newer) is ignored.
-func (c *mutationCache) OnDelete(obj runtime.Object) {
-	if _, err := meta.Accessor(obj); err != nil {
-		return
-	}
-	key, err := DeletionHandlingMetaNamespaceKeyFunc(obj)
-	if err != nil {
-		return
-	}
-	c.lock.Lock()
-	defer c.lock.Unlock()
-	if prev, ok := c.entryLocked(key); ok {
-		if compareIntegerResourceVersions(obj, prev.obj) < 0 && !sameUID(obj, prev.obj) {
-			// A newer, different object may still exist; keep it until
-			// the TTL or the informer says otherwise.
-			return
-		}
-	}
-	c.addLocked(&mutationEntry{key: key, obj: obj, deleted: true})
-}
-
 // compareIntegerResourceVersions returns >0 if lhs is newer than rhs. An
 // unparsable version counts as oldest.
 func compareIntegerResourceVersions(lhs, rhs runtime.Object) int {
@@ -356,12 +321,8 @@ func compareIntegerResourceVersions(lhs, rhs runtime.Object) int {
 		return -1
 	case rerr != nil:
 		return 1
-	case l < r:
-		return -1
-	case l > r:
-		return 1
 	}
-	return 0
+	return cmp.Compare(l, r)
 }
 
 func integerResourceVersion(obj runtime.Object) (int64, error) {
@@ -370,4 +331,80 @@ func integerResourceVersion(obj runtime.Object) (int64, error) {
 		return 0, err
 	}
 	return strconv.ParseInt(m.GetResourceVersion(), 10, 64)
+}
+
+// mutationEntry is a remembered mutation or, when deleted is set, the
+// tombstone of an object OnDelete reported, kept so that a late Mutation of
+// the deleted object is not resurrected.
+type mutationEntry struct {
+	key     string
+	value   interface{}
+	deleted bool
+	expires time.Time
+}
+
+// mutationLRU holds at most capacity entries for ttl each, evicting the
+// least recently used. It has no lock: mutationCache's lock guards it.
+type mutationLRU struct {
+	capacity int
+	ttl      time.Duration
+	clock    clock.Clock
+	byKey    map[string]*list.Element
+	// recency holds *mutationEntry, most recently used first.
+	recency *list.List
+}
+
+func newMutationLRU(capacity int, ttl time.Duration, clk clock.Clock) *mutationLRU {
+	return &mutationLRU{capacity: capacity, ttl: ttl, clock: clk, byKey: map[string]*list.Element{}, recency: list.New()}
+}
+
+// peek returns the unexpired entry for key without marking it used.
+func (l *mutationLRU) peek(key string) (*mutationEntry, bool) {
+	el, ok := l.byKey[key]
+	if !ok {
+		return nil, false
+	}
+	e := el.Value.(*mutationEntry)
+	if l.clock.Now().After(e.expires) {
+		l.remove(key)
+		return nil, false
+	}
+	return e, true
+}
+
+// get returns the unexpired entry for key and marks it used.
+func (l *mutationLRU) get(key string) (*mutationEntry, bool) {
+	e, ok := l.peek(key)
+	if ok {
+		l.recency.MoveToFront(l.byKey[key])
+	}
+	return e, ok
+}
+
+// put stores e, replacing the entry of its key, and evicts the least
+// recently used entries beyond capacity.
+func (l *mutationLRU) put(e *mutationEntry) {
+	l.remove(e.key)
+	e.expires = l.clock.Now().Add(l.ttl)
+	l.byKey[e.key] = l.recency.PushFront(e)
+	for l.recency.Len() > l.capacity {
+		l.remove(l.recency.Back().Value.(*mutationEntry).key)
+	}
+}
+
+func (l *mutationLRU) remove(key string) {
+	if el, ok := l.byKey[key]; ok {
+		l.recency.Remove(el)
+		delete(l.byKey, key)
+	}
+}
+
+// each calls fn for every unexpired entry, most recently used first.
+func (l *mutationLRU) each(fn func(*mutationEntry)) {
+	now := l.clock.Now()
+	for el := l.recency.Front(); el != nil; el = el.Next() {
+		if e := el.Value.(*mutationEntry); !now.After(e.expires) {
+			fn(e)
+		}
+	}
 }

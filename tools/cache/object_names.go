@@ -17,7 +17,7 @@ type ObjectName struct {
 
 // NewObjectName returns the ObjectName with the given namespace and name.
 func NewObjectName(namespace, name string) ObjectName {
-	return ObjectName{Namespace: namespace, Name: name}
+	return ObjectName{namespace, name}
 }
 
 // Parts returns the namespace and name, undoing NewObjectName.
@@ -28,18 +28,16 @@ func (objName ObjectName) Parts() (namespace, name string) {
 // String encodes the name as "namespace/name", or just "name" when the
 // namespace is empty; this is the same encoding MetaNamespaceKeyFunc uses.
 func (objName ObjectName) String() string {
-	if objName.Namespace == "" {
-		return objName.Name
+	if objName.Namespace != "" {
+		return objName.Namespace + "/" + objName.Name
 	}
-	return objName.Namespace + "/" + objName.Name
+	return objName.Name
 }
 
 // ParseObjectName decodes a string produced by ObjectName.String.
 func ParseObjectName(str string) (ObjectName, error) {
-	var objName ObjectName
-	var err error
-	objName.Namespace, objName.Name, err = SplitMetaNamespaceKey(str)
-	return objName, err
+	namespace, name, err := SplitMetaNamespaceKey(str)
+	return ObjectName{namespace, name}, err
 }
 
 // AsNamespacedName converts the name into a types.NamespacedName.
@@ -54,10 +52,7 @@ func NamespacedNameAsObjectName(nn types.NamespacedName) ObjectName {
 
 // MetaObjectToName returns the ObjectName of obj.
 func MetaObjectToName(obj metav1.Object) ObjectName {
-	if len(obj.GetNamespace()) > 0 {
-		return ObjectName{Namespace: obj.GetNamespace(), Name: obj.GetName()}
-	}
-	return ObjectName{Name: obj.GetName()}
+	return NewObjectName(obj.GetNamespace(), obj.GetName())
 }
 
 // ObjectToName returns the ObjectName of obj when obj has object metadata.

@@ -65,8 +65,8 @@ func newProcessListener(logger klog.Logger, handler ResourceEventHandler, reques
 		done:                  make(chan struct{}),
 		requestedResyncPeriod: requestedResyncPeriod,
 		resyncPeriod:          resyncPeriod,
+		nextResync:            now.Add(resyncPeriod),
 	}
-	l.determineNextResync(now)
 	return l
 }
 
@@ -212,20 +212,16 @@ func (l *processorListener) deliver(n notification) {
 	}
 }
 
-// shouldResync reports whether the listener is due for a resync at now.
-func (l *processorListener) shouldResync(now time.Time) bool {
+// claimResync reports whether the listener is due for a resync at now and,
+// if so, schedules the next one a resync period later.
+func (l *processorListener) claimResync(now time.Time) bool {
 	l.lock.Lock()
 	defer l.lock.Unlock()
-	if l.resyncPeriod == 0 {
-		return false
+	due := l.resyncPeriod != 0 && !now.Before(l.nextResync)
+	if due {
+		l.nextResync = now.Add(l.resyncPeriod)
 	}
-	return !now.Before(l.nextResync)
-}
-
-func (l *processorListener) determineNextResync(now time.Time) {
-	l.lock.Lock()
-	defer l.lock.Unlock()
-	l.nextResync = now.Add(l.resyncPeriod)
+	return due
 }
 
 func (l *processorListener) setResyncPeriod(period time.Duration) {

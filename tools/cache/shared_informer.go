@@ -176,30 +176,32 @@ func NewSharedIndexInformerWithOptions(lw ListerWatcher, exampleObject runtime.O
 
 // sharedIndexInformer implements SharedIndexInformer.
 type sharedIndexInformer struct {
-	indexer    Indexer
-	controller Controller
-
-	processor             *sharedProcessor
-	cacheMutationDetector MutationDetector
-
+	// The source and what it yields, fixed at construction.
 	listerWatcher     ListerWatcher
 	objectType        runtime.Object
 	objectDescription string
+	identifier        InformerNameAndResource
+	metricsProvider   InformerMetricsProvider
+	clock             clock.Clock
 
-	// resyncCheckPeriod is how often the reflector asks whether any
-	// handler is due for a resync.
-	resyncCheckPeriod time.Duration
+	// The cache, the handlers and the debugging aid that checks that
+	// nobody modifies cached objects.
+	indexer               Indexer
+	processor             *sharedProcessor
+	cacheMutationDetector MutationDetector
+
 	// defaultEventHandlerResyncPeriod applies to AddEventHandler.
 	defaultEventHandlerResyncPeriod time.Duration
-	clock                           clock.Clock
 
-	identifier      InformerNameAndResource
-	metricsProvider InformerMetricsProvider
-
-	// startedLock guards started, stopped, controller, fifo, transform and
-	// watchErrorHandler.
-	startedLock       sync.Mutex
-	started, stopped  bool
+	// startedLock guards started, stopped, resyncCheckPeriod, controller,
+	// fifo, transform and watchErrorHandler. Setters that configure the
+	// pipeline fail once started is set.
+	startedLock      sync.Mutex
+	started, stopped bool
+	// resyncCheckPeriod is how often the reflector asks whether any
+	// handler is due for a resync; fixed once started.
+	resyncCheckPeriod time.Duration
+	controller        Controller
 	fifo              *RealFIFO
 	transform         TransformFunc
 	watchErrorHandler WatchErrorHandlerWithContext
@@ -216,28 +218,30 @@ type sharedIndexInformer struct {
 
 var _ SharedIndexInformer = &sharedIndexInformer{}
 
+// errAlreadyStarted is returned by setters called after Run.
+var errAlreadyStarted = errors.New("informer has already started")
+
+// beforeStart applies configure unless the informer has started.
+func (s *sharedIndexInformer) beforeStart(configure func()) error {
+	s.startedLock.Lock()
+	defer s.startedLock.Unlock()
+	if s.started {
+		return errAlreadyStarted
+	}
+	configure()
+	return nil
+}
+
 func (s *sharedIndexInformer) SetWatchErrorHandler(handler WatchErrorHandler) error {
 	return s.SetWatchErrorHandlerWithContext(func(_ context.Context, r *Reflector, err error) { handler(r, err) })
 }
 
 func (s *sharedIndexInformer) SetWatchErrorHandlerWithContext(handler WatchErrorHandlerWithContext) error {
-	s.startedLock.Lock()
-	defer s.startedLock.Unlock()
-	if s.started {
-		return fmt.Errorf("informer has already started")
-	}
-	s.watchErrorHandler = handler
-	return nil
+	return s.beforeStart(func() { s.watchErrorHandler = handler })
 }
 
 func (s *sharedIndexInformer) SetTransform(handler TransformFunc) error {
-	s.startedLock.Lock()
-	defer s.startedLock.Unlock()
-	if s.started {
-		return fmt.Errorf("informer has already started")
-	}
-	s.transform = handler
-	return nil
+	return s.beforeStart(func() { s.transform = handler })
 }
 
 func (s *sharedIndexInformer) Run(stopCh <-chan struct{}) {
@@ -371,251 +375,21 @@ func (s *sharedIndexInformer) IsStopped() bool {
 	return s.stopped
 }
 
-func (s *sharedIndexInformer) AddEventHandler(handler ResourceEventHandler) (ResourceEventHandlerRegistration, error) {
-	return s.AddEventHandlerWithOptions(handler, HandlerOptions{})
-}
-
-func (s *sharedIndexInformer) AddEventHandlerWithResyncPeriod(handler ResourceEventHandler, resyncPeriod time.Duration) (ResourceEventHandlerRegistration, error) {
-	return s.AddEventHandlerWithOptions(handler, HandlerOptions{ResyncPeriod: &resyncPeriod})
-}
-
-func (s *sharedIndexInformer) AddEventHandlerWithOptions(handler ResourceEventHandler, options HandlerOptions) (ResourceEventHandlerRegistration, error) {
-	if handler == nil {
-		return nil, errors.New("event handler must not be nil")
-	}
-	s.startedLock.Lock()
-	defer s.startedLock.Unlock()
-	if s.stopped {
-		return nil, fmt.Errorf("handler %v was not added to shared informer because it has stopped already", handler)
-	}
-	logger := klog.Background()
-	if options.Logger != nil {
-		logger = *options.Logger
-	}
-	resyncPeriod := s.defaultEventHandlerResyncPeriod
-	if options.ResyncPeriod != nil {
-		resyncPeriod = *options.ResyncPeriod
-	}
-	if resyncPeriod > 0 {
-		if resyncPeriod < minimumResyncPeriod {
-			logger.Info("Warning: resync period is too small. Changing it to the minimum allowed value", "resyncPeriod", resyncPeriod, "minimumResyncPeriod", minimumResyncPeriod)
-			resyncPeriod = minimumResyncPeriod
-		}
-		if resyncPeriod < s.resyncCheckPeriod {
-			if s.started {
-				logger.Info("Warning: resync period is smaller than resync check period and the informer has already started. Changing it to the resync check period", "resyncPeriod", resyncPeriod, "resyncCheckPeriod", s.resyncCheckPeriod)
-				resyncPeriod = s.resyncCheckPeriod
-			} else {
-				// Not started yet: lower the check period and let existing
-				// handlers round their periods to the new one.
-				s.resyncCheckPeriod = resyncPeriod
-				s.processor.resyncCheckPeriodChanged(resyncPeriod)
-			}
-		}
-	}
-	l := newProcessListener(logger, handler, resyncPeriod, determineResyncPeriod(resyncPeriod, s.resyncCheckPeriod), s.clock.Now(), s.describe())
-	if !s.started {
-		s.processor.addListener(l)
-		return l, nil
-	}
-	// The informer runs: hold deltas back while the handler is given a
-	// snapshot of the cache, so it misses nothing and sees nothing twice.
-	s.blockDeltas.Lock()
-	defer s.blockDeltas.Unlock()
-	s.processor.addListener(l)
-	for _, item := range s.indexer.List() {
-		l.add(notification{kind: addKind, newObj: item, initial: true})
-	}
-	if s.synced.Load() {
-		l.syncTracker.UpstreamHasSynced()
-	}
-	return l, nil
-}
-
-func (s *sharedIndexInformer) RemoveEventHandler(handle ResourceEventHandlerRegistration) error {
-	s.startedLock.Lock()
-	defer s.startedLock.Unlock()
-	l, ok := handle.(*processorListener)
-	if !ok {
-		return fmt.Errorf("invalid key type %T", handle)
-	}
-	s.processor.removeListener(l)
-	return nil
-}
-
-// ShutDownEventHandler removes the handler like RemoveEventHandler and then
-// waits until its goroutine has stopped. It must not be called from the
-// handler's own callbacks, which would deadlock.
-func ShutDownEventHandler(informer SharedInformer, handle ResourceEventHandlerRegistration) error {
-	if err := informer.RemoveEventHandler(handle); err != nil {
-		return err
-	}
-	if l, ok := handle.(*processorListener); ok {
-		<-l.done
-	}
-	return nil
-}
-
-// informerSink turns applied deltas into notifications for the
-// informer's handlers; it runs under blockDeltas.
-type informerSink sharedIndexInformer
-
-func (s *informerSink) add(obj interface{}, initial bool) {
-	s.cacheMutationDetector.AddObject(obj)
-	s.processor.distribute(notification{kind: addKind, newObj: obj, initial: initial}, false)
-}
-
-func (s *informerSink) update(oldObj, newObj interface{}, sync bool) {
-	s.cacheMutationDetector.AddObject(newObj)
-	s.processor.distribute(notification{kind: updateKind, oldObj: oldObj, newObj: newObj}, sync)
-}
-
-func (s *informerSink) delete(obj interface{}) {
-	s.processor.distribute(notification{kind: deleteKind, oldObj: obj}, false)
-}
-
-func (s *informerSink) resyncAll(objs []interface{}) {
-	for _, obj := range objs {
-		s.processor.distribute(notification{kind: updateKind, oldObj: obj, newObj: obj}, true)
-	}
-}
-
 // informerController is what GetController returns: a read-only view.
 type informerController struct {
 	informer *sharedIndexInformer
 }
 
 func (c *informerController) RunWithContext(context.Context) {}
-func (c *informerController) Run(<-chan struct{})            {}
-func (c *informerController) HasSynced() bool                { return c.informer.HasSynced() }
+
+func (c *informerController) Run(<-chan struct{}) {}
+
+func (c *informerController) HasSynced() bool { return c.informer.HasSynced() }
+
 func (c *informerController) HasSyncedChecker() DoneChecker {
 	return c.informer.HasSyncedChecker()
 }
+
 func (c *informerController) LastSyncResourceVersion() string {
 	return c.informer.LastSyncResourceVersion()
-}
-
-// sharedProcessor fans notifications out to the listeners.
-type sharedProcessor struct {
-	clock clock.Clock
-
-	// lock guards listeners, started and stopped. The map value says
-	// whether the listener is due for the current resync.
-	lock      sync.RWMutex
-	listeners map[*processorListener]bool
-	started   bool
-	stopped   bool
-	wg        sync.WaitGroup
-}
-
-func (p *sharedProcessor) addListener(l *processorListener) {
-	p.lock.Lock()
-	defer p.lock.Unlock()
-	if p.stopped {
-		// The processor shut down already: nothing will ever run l.
-		l.stop(false)
-		return
-	}
-	p.listeners[l] = true
-	if p.started {
-		p.wg.Add(1)
-		go func() {
-			defer p.wg.Done()
-			l.run()
-		}()
-	}
-}
-
-func (p *sharedProcessor) removeListener(l *processorListener) {
-	p.lock.Lock()
-	defer p.lock.Unlock()
-	if _, ok := p.listeners[l]; !ok {
-		return
-	}
-	delete(p.listeners, l)
-	l.stop(p.started)
-}
-
-// distribute queues n for every listener, or only for the listeners due
-// for a resync when sync is set.
-func (p *sharedProcessor) distribute(n notification, sync bool) {
-	p.lock.RLock()
-	defer p.lock.RUnlock()
-	for l, syncing := range p.listeners {
-		if !sync || syncing {
-			l.add(n)
-		}
-	}
-}
-
-func (p *sharedProcessor) upstreamSynced() {
-	p.lock.RLock()
-	defer p.lock.RUnlock()
-	for l := range p.listeners {
-		l.syncTracker.UpstreamHasSynced()
-	}
-}
-
-// run starts every listener and stops them all when ctx ends.
-func (p *sharedProcessor) run(ctx context.Context) {
-	p.lock.Lock()
-	for l := range p.listeners {
-		p.wg.Add(1)
-		go func() {
-			defer p.wg.Done()
-			l.run()
-		}()
-	}
-	p.started = true
-	p.lock.Unlock()
-
-	<-ctx.Done()
-
-	p.lock.Lock()
-	p.stopped = true
-	for l := range p.listeners {
-		l.stop(true)
-	}
-	p.lock.Unlock()
-	p.wg.Wait()
-}
-
-// shouldResync marks which listeners are due for a resync and reports
-// whether any is.
-func (p *sharedProcessor) shouldResync() bool {
-	p.lock.Lock()
-	defer p.lock.Unlock()
-	now := p.clock.Now()
-	any := false
-	for l := range p.listeners {
-		due := l.shouldResync(now)
-		p.listeners[l] = due
-		if due {
-			any = true
-			l.determineNextResync(now)
-		}
-	}
-	return any
-}
-
-func (p *sharedProcessor) resyncCheckPeriodChanged(checkPeriod time.Duration) {
-	p.lock.RLock()
-	defer p.lock.RUnlock()
-	for l := range p.listeners {
-		l.setResyncPeriod(determineResyncPeriod(l.requestedResyncPeriod, checkPeriod))
-	}
-}
-
-// determineResyncPeriod is the period a handler actually gets.
-func determineResyncPeriod(desired, check time.Duration) time.Duration {
-	if desired == 0 {
-		return desired
-	}
-	if check == 0 {
-		return 0
-	}
-	if desired < check {
-		return check
-	}
-	return desired
 }

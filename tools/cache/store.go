@@ -13,40 +13,28 @@ import (
 // In the simplest implementations the accumulator is just the latest
 // object; queues such as DeltaFIFO accumulate more.
 type Store interface {
-	// Add adds obj to the accumulator of its key.
+	// Writes: Add, Update and Delete change the accumulator of obj's key;
+	// Replace swaps the whole content for list, and the store owns list
+	// afterwards; Resync has meaning only for queue-like stores such as
+	// DeltaFIFO.
 	Add(obj interface{}) error
-
-	// Update updates obj in the accumulator of its key.
 	Update(obj interface{}) error
-
-	// Delete removes obj from the accumulator of its key.
 	Delete(obj interface{}) error
+	Replace([]interface{}, string) error
+	Resync() error
 
-	// List returns every non-empty accumulator.
+	// Reads: the accumulator of obj's key or of key; every non-empty
+	// accumulator, or their keys.
+	Get(obj interface{}) (item interface{}, exists bool, err error)
+	GetByKey(key string) (item interface{}, exists bool, err error)
 	List() []interface{}
-
-	// ListKeys returns the keys of every non-empty accumulator.
 	ListKeys() []string
 
 	// LastStoreSyncResourceVersion returns the newest resource version the
-	// store has observed through writes, Replace or Bookmark.
+	// store has observed through writes, Replace or Bookmark, which records
+	// rv as the newest one seen.
 	LastStoreSyncResourceVersion() string
-
-	// Bookmark records rv as the newest resource version the store has seen.
 	Bookmark(rv string)
-
-	// Get returns the accumulator of obj's key.
-	Get(obj interface{}) (item interface{}, exists bool, err error)
-
-	// GetByKey returns the accumulator of key.
-	GetByKey(key string) (item interface{}, exists bool, err error)
-
-	// Replace swaps the whole content of the store for the given list. The
-	// store owns the list afterwards.
-	Replace([]interface{}, string) error
-
-	// Resync has meaning only for queue-like stores such as DeltaFIFO.
-	Resync() error
 }
 
 // ReflectorStore is the part of Store that a Reflector writes through.
@@ -92,41 +80,36 @@ type TransformFunc func(interface{}) (interface{}, error)
 // KeyFunc computes the storage key of an object. It must be deterministic.
 type KeyFunc func(obj interface{}) (string, error)
 
+// ExplicitKey may be passed to MetaNamespaceKeyFunc in place of an object
+// when only its key is known.
+type ExplicitKey string
+
 // KeyError wraps an error from a KeyFunc together with the object at fault.
 type KeyError struct {
 	Obj interface{}
 	Err error
 }
 
+// Unwrap returns the underlying KeyFunc error.
+func (k KeyError) Unwrap() error { return k.Err }
+
 // Error describes the failure and the object.
 func (k KeyError) Error() string {
 	return fmt.Sprintf("couldn't create key for object %+v: %v", k.Obj, k.Err)
 }
 
-// Unwrap returns the underlying KeyFunc error.
-func (k KeyError) Unwrap() error {
-	return k.Err
-}
-
-// ExplicitKey may be passed to MetaNamespaceKeyFunc in place of an object
-// when only its key is known.
-type ExplicitKey string
-
 // MetaNamespaceKeyFunc is the standard KeyFunc for API objects: the key is
 // "<namespace>/<name>", or "<name>" for cluster-scoped objects.
 // ObjectToName and MetaObjectToName give the structured equivalent.
 func MetaNamespaceKeyFunc(obj interface{}) (string, error) {
-	if key, ok := obj.(ExplicitKey); ok {
+	if key, explicit := obj.(ExplicitKey); explicit {
 		return string(key), nil
 	}
 	m, err := meta.Accessor(obj)
 	if err != nil {
 		return "", fmt.Errorf("object has no meta: %v", err)
 	}
-	if ns := m.GetNamespace(); len(ns) > 0 {
-		return ns + "/" + m.GetName(), nil
-	}
-	return m.GetName(), nil
+	return MetaObjectToName(m).String(), nil
 }
 
 // DeletionHandlingMetaNamespaceKeyFunc is MetaNamespaceKeyFunc that returns
@@ -146,16 +129,21 @@ type DeletedFinalStateUnknown struct {
 	Obj interface{}
 }
 
+// cacheStorage names the ThreadSafeStore embedded in a cache.
+type cacheStorage = ThreadSafeStore
+
 // cache is the Store/Indexer implementation: a ThreadSafeStore plus the
-// function that computes keys.
+// function that computes keys. The index queries, List, ListKeys, the
+// resource version and Resync are the embedded ThreadSafeStore's own; cache
+// adds the methods that take objects instead of keys.
 type cache struct {
 	// cacheStorage does its own locking.
-	cacheStorage ThreadSafeStore
-	keyFunc      KeyFunc
+	cacheStorage
+	keyFunc KeyFunc
 	// transformer, when set, is applied to objects written through Add,
-	// Update and Replace.
+	// Update and Replace, after their key was computed.
 	transformer TransformFunc
-	// metrics options are handed on to the ThreadSafeStore.
+	// storeOpts are handed on to the ThreadSafeStore (metrics).
 	storeOpts []ThreadSafeStoreOption
 }
 
@@ -175,97 +163,51 @@ func WithStoreMetrics(identifier InformerNameAndResource, metrics InformerMetric
 	}
 }
 
-var _ Store = &cache{}
+var _ Indexer = &cache{}
 
-// transform applies the store's transformer, if any. The key is computed
-// from the object before it is transformed.
-func (c *cache) transform(obj interface{}) (interface{}, error) {
-	if c.transformer == nil {
-		return obj, nil
-	}
-	obj, err := c.transformer(obj)
+// keyed computes obj's key and, for written objects, applies the
+// transformer: the key is always that of the object as given.
+func (c *cache) keyed(obj interface{}, transform bool) (string, interface{}, error) {
+	key, err := c.keyFunc(obj)
 	if err != nil {
-		return nil, fmt.Errorf("transforming: %w", err)
+		return "", nil, KeyError{obj, err}
 	}
-	return obj, nil
+	if !transform || c.transformer == nil {
+		return key, obj, nil
+	}
+	transformed, err := c.transformer(obj)
+	if err != nil {
+		return "", nil, fmt.Errorf("transforming: %w", err)
+	}
+	return key, transformed, nil
 }
 
 // Add stores obj under its key.
-func (c *cache) Add(obj interface{}) error {
-	return c.Update(obj)
-}
+func (c *cache) Add(obj interface{}) error { return c.Update(obj) }
 
 // Update stores obj under its key.
 func (c *cache) Update(obj interface{}) error {
-	key, err := c.keyFunc(obj)
-	if err != nil {
-		return KeyError{obj, err}
+	key, stored, err := c.keyed(obj, true)
+	if err == nil {
+		c.cacheStorage.Update(key, stored)
 	}
-	obj, err = c.transform(obj)
-	if err != nil {
-		return err
-	}
-	c.cacheStorage.Update(key, obj)
-	return nil
+	return err
 }
 
-// Delete removes obj's key.
+// Delete removes obj's key; obj's resource version becomes the store's.
 func (c *cache) Delete(obj interface{}) error {
-	key, err := c.keyFunc(obj)
-	if err != nil {
-		return KeyError{obj, err}
+	key, _, err := c.keyed(obj, false)
+	if err == nil {
+		c.cacheStorage.DeleteWithObject(key, obj)
 	}
-	c.cacheStorage.DeleteWithObject(key, obj)
-	return nil
-}
-
-// List returns every stored object.
-func (c *cache) List() []interface{} { return c.cacheStorage.List() }
-
-// ListKeys returns every stored key.
-func (c *cache) ListKeys() []string { return c.cacheStorage.ListKeys() }
-
-// LastStoreSyncResourceVersion returns the newest resource version seen.
-func (c *cache) LastStoreSyncResourceVersion() string {
-	return c.cacheStorage.LastStoreSyncResourceVersion()
-}
-
-// Bookmark records rv as the newest resource version seen.
-func (c *cache) Bookmark(rv string) { c.cacheStorage.Bookmark(rv) }
-
-// GetIndexers returns the index functions of the store.
-func (c *cache) GetIndexers() Indexers { return c.cacheStorage.GetIndexers() }
-
-// Index returns the objects sharing an indexed value with obj.
-func (c *cache) Index(indexName string, obj interface{}) ([]interface{}, error) {
-	return c.cacheStorage.Index(indexName, obj)
-}
-
-// IndexKeys returns the keys of the objects indexed under indexedValue.
-func (c *cache) IndexKeys(indexName, indexedValue string) ([]string, error) {
-	return c.cacheStorage.IndexKeys(indexName, indexedValue)
-}
-
-// ListIndexFuncValues returns every value of the named index.
-func (c *cache) ListIndexFuncValues(indexName string) []string {
-	return c.cacheStorage.ListIndexFuncValues(indexName)
-}
-
-// ByIndex returns the objects indexed under indexedValue.
-func (c *cache) ByIndex(indexName, indexedValue string) ([]interface{}, error) {
-	return c.cacheStorage.ByIndex(indexName, indexedValue)
-}
-
-// AddIndexers adds index functions, indexing objects already stored.
-func (c *cache) AddIndexers(newIndexers Indexers) error {
-	return c.cacheStorage.AddIndexers(newIndexers)
+	return err
 }
 
 // Get returns the object stored under obj's key.
 func (c *cache) Get(obj interface{}) (item interface{}, exists bool, err error) {
-	key, err := c.keyFunc(obj)
+	key, _, err := c.keyed(obj, false)
 	if err != nil {
-		return nil, false, KeyError{obj, err}
+		return nil, false, err
 	}
 	return c.GetByKey(key)
 }
@@ -278,28 +220,23 @@ func (c *cache) GetByKey(key string) (item interface{}, exists bool, err error) 
 
 // Replace swaps the content of the store for list.
 func (c *cache) Replace(list []interface{}, resourceVersion string) error {
-	items := make(map[string]interface{}, len(list))
-	for _, item := range list {
-		key, err := c.keyFunc(item)
-		if err != nil {
-			return KeyError{item, err}
-		}
-		item, err = c.transform(item)
+	byKey := make(map[string]interface{}, len(list))
+	for _, obj := range list {
+		key, stored, err := c.keyed(obj, true)
 		if err != nil {
 			return err
 		}
-		items[key] = item
+		byKey[key] = stored
 	}
-	c.cacheStorage.Replace(items, resourceVersion)
+	c.cacheStorage.Replace(byKey, resourceVersion)
 	return nil
 }
-
-// Resync does nothing for a plain store.
-func (c *cache) Resync() error { return nil }
 
 // Transformer returns the store's transform, if any.
 func (c *cache) Transformer() TransformFunc { return c.transformer }
 
+// newCache applies opts and then creates the ThreadSafeStore they
+// configure.
 func newCache(keyFunc KeyFunc, indexers Indexers, opts []StoreOption) *cache {
 	c := &cache{keyFunc: keyFunc}
 	for _, opt := range opts {

@@ -2,13 +2,13 @@ package cache
 
 import (
 	"errors"
+	"fmt"
 	"sort"
 	"strings"
 	"testing"
 
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/types"
 )
 
 func pod(ns, name, rv string, labels map[string]string) *v1.Pod {
@@ -60,49 +60,6 @@ func TestKeyFunctions(t *testing.T) {
 	}
 	if name, err := DeletionHandlingObjectToName(tomb); err != nil || name != NewObjectName("gone", "obj") {
 		t.Errorf("DeletionHandlingObjectToName(tombstone) = %v, %v", name, err)
-	}
-}
-
-func TestSplitMetaNamespaceKey(t *testing.T) {
-	tests := []struct {
-		key, ns, name string
-		wantErr       bool
-	}{
-		{"a/b", "a", "b", false},
-		{"b", "", "b", false},
-		{"/b", "", "b", false},
-		{"a/b/c", "", "", true},
-	}
-	for _, tc := range tests {
-		ns, name, err := SplitMetaNamespaceKey(tc.key)
-		if ns != tc.ns || name != tc.name || (err != nil) != tc.wantErr {
-			t.Errorf("SplitMetaNamespaceKey(%q) = %q, %q, %v", tc.key, ns, name, err)
-		}
-	}
-}
-
-func TestObjectNames(t *testing.T) {
-	n := NewObjectName("ns", "x")
-	if n.String() != "ns/x" || NewObjectName("", "x").String() != "x" {
-		t.Errorf("String() wrong: %q", n.String())
-	}
-	if ns, name := n.Parts(); ns != "ns" || name != "x" {
-		t.Errorf("Parts() = %q %q", ns, name)
-	}
-	if got := NamespacedNameAsObjectName(types.NamespacedName{Namespace: "a", Name: "b"}); got != NewObjectName("a", "b") {
-		t.Errorf("NamespacedNameAsObjectName = %v", got)
-	}
-	if got := n.AsNamespacedName(); got.Namespace != "ns" || got.Name != "x" {
-		t.Errorf("AsNamespacedName = %v", got)
-	}
-	if got := MetaObjectToName(pod("p", "q", "", nil)); got != NewObjectName("p", "q") {
-		t.Errorf("MetaObjectToName = %v", got)
-	}
-	if got, err := ParseObjectName("a/b"); err != nil || got != NewObjectName("a", "b") {
-		t.Errorf("ParseObjectName = %v %v", got, err)
-	}
-	if _, err := ObjectToName(42); err == nil {
-		t.Error("ObjectToName(42) should fail")
 	}
 }
 
@@ -184,144 +141,6 @@ func TestStoreTransformer(t *testing.T) {
 	}
 }
 
-func byLabel(label string) IndexFunc {
-	return func(obj interface{}) ([]string, error) {
-		v, ok := obj.(*v1.Pod).Labels[label]
-		if !ok {
-			return nil, nil
-		}
-		return strings.Split(v, ","), nil
-	}
-}
-
-func TestIndexerMaintainsIndices(t *testing.T) {
-	idx := NewIndexer(MetaNamespaceKeyFunc, Indexers{
-		NamespaceIndex: MetaNamespaceIndexFunc,
-		"color":        byLabel("color"),
-	})
-	add := func(p *v1.Pod) {
-		if err := idx.Add(p); err != nil {
-			t.Fatal(err)
-		}
-	}
-	add(pod("ns1", "a", "1", map[string]string{"color": "red,blue"}))
-	add(pod("ns1", "b", "2", map[string]string{"color": "red"}))
-	add(pod("ns2", "c", "3", map[string]string{"color": "green"}))
-
-	check := func(index, value string, want ...string) {
-		t.Helper()
-		objs, err := idx.ByIndex(index, value)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := keysOf(t, objs); strings.Join(got, ",") != strings.Join(sorted(want), ",") {
-			t.Errorf("ByIndex(%s,%s) = %v, want %v", index, value, got, want)
-		}
-		keys, err := idx.IndexKeys(index, value)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if strings.Join(sorted(keys), ",") != strings.Join(sorted(want), ",") {
-			t.Errorf("IndexKeys(%s,%s) = %v, want %v", index, value, keys, want)
-		}
-	}
-	check("color", "red", "ns1/a", "ns1/b")
-	check("color", "blue", "ns1/a")
-	check(NamespaceIndex, "ns1", "ns1/a", "ns1/b")
-
-	// Updates move keys between indexed values.
-	if err := idx.Update(pod("ns1", "a", "4", map[string]string{"color": "green"})); err != nil {
-		t.Fatal(err)
-	}
-	check("color", "red", "ns1/b")
-	check("color", "blue")
-	check("color", "green", "ns1/a", "ns2/c")
-	if vals := sorted(idx.ListIndexFuncValues("color")); strings.Join(vals, ",") != "green,red" {
-		t.Errorf("ListIndexFuncValues = %v (empty values must be dropped)", vals)
-	}
-
-	// Deletes remove keys.
-	if err := idx.Delete(pod("ns2", "c", "5", nil)); err != nil {
-		t.Fatal(err)
-	}
-	check("color", "green", "ns1/a")
-	check(NamespaceIndex, "ns2")
-
-	// Index() matches any shared value.
-	objs, err := idx.Index("color", pod("", "probe", "", map[string]string{"color": "red,green"}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := keysOf(t, objs); strings.Join(got, ",") != "ns1/a,ns1/b" {
-		t.Errorf("Index = %v", got)
-	}
-
-	if _, err := idx.ByIndex("missing", "x"); err == nil {
-		t.Error("ByIndex on unknown index should fail")
-	}
-	if _, err := idx.IndexKeys("missing", "x"); err == nil {
-		t.Error("IndexKeys on unknown index should fail")
-	}
-
-	// Replace rebuilds indices.
-	if err := idx.Replace([]interface{}{pod("ns3", "z", "9", map[string]string{"color": "red"})}, "9"); err != nil {
-		t.Fatal(err)
-	}
-	check("color", "red", "ns3/z")
-	check(NamespaceIndex, "ns1")
-}
-
-func TestAddIndexers(t *testing.T) {
-	idx := NewIndexer(MetaNamespaceKeyFunc, Indexers{})
-	if err := idx.Add(pod("a", "x", "1", map[string]string{"tier": "web"})); err != nil {
-		t.Fatal(err)
-	}
-	// Added after items exist: existing items are indexed.
-	if err := idx.AddIndexers(Indexers{"tier": byLabel("tier")}); err != nil {
-		t.Fatal(err)
-	}
-	if objs, _ := idx.ByIndex("tier", "web"); len(objs) != 1 {
-		t.Errorf("existing item not indexed: %v", objs)
-	}
-	if err := idx.Add(pod("a", "y", "2", map[string]string{"tier": "web"})); err != nil {
-		t.Fatal(err)
-	}
-	if objs, _ := idx.ByIndex("tier", "web"); len(objs) != 2 {
-		t.Errorf("new item not indexed: %v", objs)
-	}
-	if err := idx.AddIndexers(Indexers{"tier": byLabel("tier")}); err == nil {
-		t.Error("conflicting indexer name should fail")
-	}
-	if _, ok := idx.GetIndexers()["tier"]; !ok {
-		t.Error("GetIndexers misses the new index")
-	}
-}
-
-func TestThreadSafeStoreDirect(t *testing.T) {
-	s := NewThreadSafeStore(Indexers{"color": byLabel("color")}, Indices{})
-	s.Add("k1", pod("a", "k1", "1", map[string]string{"color": "red"}))
-	s.Update("k1", pod("a", "k1", "2", map[string]string{"color": "blue"}))
-	if keys, _ := s.IndexKeys("color", "red"); len(keys) != 0 {
-		t.Errorf("stale index entry: %v", keys)
-	}
-	s.Delete("k1")
-	if _, ok := s.Get("k1"); ok {
-		t.Error("Delete did not remove")
-	}
-	if vals := s.ListIndexFuncValues("color"); len(vals) != 0 {
-		t.Errorf("index values left after delete: %v", vals)
-	}
-	tx := s.(ThreadSafeStoreWithTransaction)
-	tx.Transaction(
-		ThreadSafeStoreTransaction{Transaction{pod("a", "x", "5", nil), TransactionTypeAdd}, "x"},
-		ThreadSafeStoreTransaction{Transaction{pod("a", "y", "6", nil), TransactionTypeAdd}, "y"},
-		ThreadSafeStoreTransaction{Transaction{pod("a", "x", "7", nil), TransactionTypeDelete}, "x"},
-	)
-	if keys := s.ListKeys(); strings.Join(keys, ",") != "y" || s.LastStoreSyncResourceVersion() != "7" {
-		t.Errorf("after transaction keys=%v rv=%q", keys, s.LastStoreSyncResourceVersion())
-	}
-}
-
 func TestCacheTransactionReportsBadObjects(t *testing.T) {
 	s := NewStore(MetaNamespaceKeyFunc).(TransactionStore)
 	err := s.Transaction(
@@ -336,26 +155,113 @@ func TestCacheTransactionReportsBadObjects(t *testing.T) {
 	}
 }
 
-func TestIndexFuncToKeyFuncAdapter(t *testing.T) {
-	kf := IndexFuncToKeyFuncAdapter(byLabel("id"))
-	if k, err := kf(pod("", "", "", map[string]string{"id": "one"})); err != nil || k != "one" {
-		t.Errorf("single value: %q %v", k, err)
+func TestStoreTransformerRunsAfterKeying(t *testing.T) {
+	errTransform := errors.New("transform failed")
+	// rename moves the object to another name, so the stored key tells
+	// whether the key was computed before or after the transform.
+	rename := func(obj interface{}) (interface{}, error) {
+		p := obj.(*v1.Pod).DeepCopy()
+		if p.Name == "fail" {
+			return nil, errTransform
+		}
+		p.Name = "renamed-" + p.Name
+		return p, nil
 	}
-	if _, err := kf(pod("", "", "", map[string]string{"id": "a,b"})); err == nil {
-		t.Error("several values should fail")
+	tests := []struct {
+		name    string
+		op      func(Store) error
+		wantKey string
+		wantErr error
+	}{
+		{name: "Add", op: func(s Store) error { return s.Add(pod("ns", "a", "1", nil)) }, wantKey: "ns/a"},
+		{name: "Update", op: func(s Store) error { return s.Update(pod("ns", "a", "1", nil)) }, wantKey: "ns/a"},
+		{name: "Replace", op: func(s Store) error { return s.Replace([]interface{}{pod("ns", "a", "1", nil)}, "1") }, wantKey: "ns/a"},
+		{name: "Add error", op: func(s Store) error { return s.Add(pod("ns", "fail", "1", nil)) }, wantErr: errTransform},
+		{name: "Replace error", op: func(s Store) error { return s.Replace([]interface{}{pod("ns", "fail", "1", nil)}, "1") }, wantErr: errTransform},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := NewStore(MetaNamespaceKeyFunc, WithTransformer(rename))
+			err := tc.op(s)
+			if tc.wantErr != nil {
+				if !errors.Is(err, tc.wantErr) || !strings.HasPrefix(err.Error(), "transforming: ") {
+					t.Fatalf("error = %v, want a wrapped %v", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			obj, exists, _ := s.GetByKey(tc.wantKey)
+			if !exists {
+				t.Fatalf("nothing stored under %q; keys %v", tc.wantKey, s.ListKeys())
+			}
+			if name := obj.(*v1.Pod).Name; name != "renamed-a" {
+				t.Errorf("stored object %q was not transformed", name)
+			}
+		})
 	}
 }
 
-func TestTypedIndexers(t *testing.T) {
-	typed := TypedIndexers[*v1.Pod]{"name": func(p *v1.Pod) ([]string, error) { return []string{p.Name}, nil }}
-	idx := NewIndexer(MetaNamespaceKeyFunc, TypedIndexersToIndexers(typed))
-	if err := idx.Add(pod("a", "x", "1", nil)); err != nil {
-		t.Fatal(err)
+func TestStoreTransaction(t *testing.T) {
+	transformed := 0
+	failKey := func(obj interface{}) (string, error) {
+		if obj.(*v1.Pod).Name == "bad" {
+			return "", errors.New("no key")
+		}
+		return MetaNamespaceKeyFunc(obj)
 	}
-	if objs, _ := idx.ByIndex("name", "x"); len(objs) != 1 {
-		t.Errorf("typed index did not work: %v", objs)
+	tests := []struct {
+		name        string
+		objs        []*v1.Pod
+		wantIndices []int // nil: no error expected
+		wantKeys    string
+	}{
+		{name: "all succeed", objs: []*v1.Pod{pod("ns", "a", "1", nil)}, wantKeys: "[ns/a]"},
+		{name: "all fail", objs: []*v1.Pod{pod("ns", "bad", "1", nil), pod("ns", "bad", "2", nil)}, wantIndices: []int{}, wantKeys: "[]"},
+		{name: "some fail", objs: []*v1.Pod{pod("ns", "bad", "1", nil), pod("ns", "b", "2", nil)}, wantIndices: []int{1}, wantKeys: "[ns/b]"},
 	}
-	if _, err := idx.GetIndexers()["name"](&v1.Node{}); err == nil {
-		t.Error("typed index func must reject other types")
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := NewStore(failKey, WithTransformer(func(obj interface{}) (interface{}, error) {
+				transformed++
+				return obj, nil
+			}))
+			var txns []Transaction
+			for _, p := range tc.objs {
+				txns = append(txns, Transaction{Object: p, Type: TransactionTypeAdd})
+			}
+			txErr := s.(TransactionStore).Transaction(txns...)
+			switch {
+			case tc.wantIndices == nil && txErr != nil:
+				t.Fatalf("unexpected error %v", txErr)
+			case tc.wantIndices != nil && txErr == nil:
+				t.Fatal("expected a TransactionError")
+			case tc.wantIndices != nil:
+				if txErr.SuccessfulIndices == nil || fmt.Sprint(txErr.SuccessfulIndices) != fmt.Sprint(tc.wantIndices) {
+					t.Errorf("SuccessfulIndices = %#v, want %#v", txErr.SuccessfulIndices, tc.wantIndices)
+				}
+				if txErr.TotalTransactions != len(tc.objs) {
+					t.Errorf("TotalTransactions = %d, want %d", txErr.TotalTransactions, len(tc.objs))
+				}
+			}
+			if keys := fmt.Sprint(sorted(s.ListKeys())); keys != tc.wantKeys {
+				t.Errorf("keys = %s, want %s", keys, tc.wantKeys)
+			}
+			if transformed != 0 {
+				t.Errorf("Transaction called the transformer %d times", transformed)
+			}
+		})
+	}
+}
+
+func TestDeletedObjectTombstone(t *testing.T) {
+	d, ok := toDeletedObject[*v1.Pod](DeletedFinalStateUnknown{Key: "ns/x"})
+	if !ok || d.OptionalObj != nil || d.GetKey() != "ns/x" || d.GetObjectName() != NewObjectName("ns", "x") {
+		t.Errorf("tombstone conversion: %+v", d)
+	}
+	d, _ = toDeletedObject[*v1.Pod](DeletedFinalStateUnknown{Key: "a/b/c"})
+	if d.GetName() != "a/b/c" {
+		t.Errorf("invalid key must become the name, got %q", d.GetName())
 	}
 }

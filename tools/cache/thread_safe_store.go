@@ -2,6 +2,7 @@ package cache
 
 import (
 	"fmt"
+	"maps"
 	"reflect"
 	"strconv"
 	"sync"
@@ -17,26 +18,32 @@ import (
 // objects themselves: callers must treat them as read-only, both for thread
 // safety and because mutating them would silently corrupt the indices.
 type ThreadSafeStore interface {
+	// Writes. Delete is DeleteWithObject(key, nil); it cannot advance the
+	// store's resource version and is therefore discouraged.
 	Add(key string, obj interface{})
 	Update(key string, obj interface{})
-	// Delete is DeleteWithObject(key, nil); it cannot advance the store's
-	// resource version and is therefore discouraged.
-	Delete(key string)
 	DeleteWithObject(key string, obj interface{})
-	Get(key string) (item interface{}, exists bool)
-	List() []interface{}
-	ListKeys() []string
+	Delete(key string)
 	Replace(map[string]interface{}, string)
+
+	// Reads by storage key.
+	Get(key string) (item interface{}, exists bool)
+	ListKeys() []string
+	List() []interface{}
+
+	// Reads through an index.
+	ByIndex(indexName, indexedValue string) ([]interface{}, error)
 	Index(indexName string, obj interface{}) ([]interface{}, error)
 	IndexKeys(indexName, indexedValue string) ([]string, error)
-	Bookmark(rv string)
-	LastStoreSyncResourceVersion() string
 	ListIndexFuncValues(name string) []string
-	ByIndex(indexName, indexedValue string) ([]interface{}, error)
 	GetIndexers() Indexers
-
 	// AddIndexers adds index functions; stored objects are indexed at once.
 	AddIndexers(newIndexers Indexers) error
+
+	// The newest resource version seen.
+	LastStoreSyncResourceVersion() string
+	Bookmark(rv string)
+
 	// Resync does nothing and is deprecated.
 	Resync() error
 }
@@ -53,20 +60,6 @@ type ThreadSafeStoreWithTransaction interface {
 type ThreadSafeStoreTransaction struct {
 	Transaction
 	Key string
-}
-
-// ThreadSafeStoreOption configures a ThreadSafeStore.
-type ThreadSafeStoreOption = func(*threadSafeMap)
-
-// WithThreadSafeStoreMetrics publishes the store's resource version as a
-// gauge under identifier.
-func WithThreadSafeStoreMetrics(identifier InformerNameAndResource, metricsProvider InformerMetricsProvider) ThreadSafeStoreOption {
-	return func(m *threadSafeMap) {
-		if metricsProvider == nil || identifier.Name() == "" {
-			return
-		}
-		m.rvGauge = metricsProvider.NewStoreResourceVersionMetric(identifier)
-	}
 }
 
 // storeIndex holds the index functions and the indices they maintain. It
@@ -90,34 +83,44 @@ func (i *storeIndex) reset() {
 	i.indices = Indices{}
 }
 
-func (i *storeIndex) keysForObject(indexName string, obj interface{}) (sets.Set[string], error) {
-	fn := i.indexers[indexName]
-	if fn == nil {
-		return nil, fmt.Errorf("index with name %s does not exist", indexName)
+// lookup returns the function and the index named indexName.
+func (i *storeIndex) lookup(indexName string) (IndexFunc, index, error) {
+	if indexFunc := i.indexers[indexName]; indexFunc != nil {
+		return indexFunc, i.indices[indexName], nil
 	}
-	values, err := fn(obj)
+	return nil, nil, fmt.Errorf("index with name %s does not exist", indexName)
+}
+
+// keysForObject returns the keys of the objects that share an indexed value
+// of indexName with obj. For the common single value it returns the index's
+// own set, which the caller must not modify.
+func (i *storeIndex) keysForObject(indexName string, obj interface{}) (sets.Set[string], error) {
+	indexFunc, byValue, err := i.lookup(indexName)
+	var values []string
+	if err == nil {
+		values, err = indexFunc(obj)
+	}
+	switch {
+	case err != nil:
+		return nil, err
+	case len(values) == 1:
+		return byValue[values[0]], nil
+	}
+	union := sets.New[string]()
+	for _, value := range values {
+		maps.Copy(union, byValue[value])
+	}
+	return union, nil
+}
+
+// keysForValue returns the keys indexed under value; the caller must not
+// modify the set.
+func (i *storeIndex) keysForValue(indexName, value string) (sets.Set[string], error) {
+	_, byValue, err := i.lookup(indexName)
 	if err != nil {
 		return nil, err
 	}
-	idx := i.indices[indexName]
-	if len(values) == 1 {
-		// The common case needs no copy.
-		return idx[values[0]], nil
-	}
-	keys := sets.Set[string]{}
-	for _, v := range values {
-		for k := range idx[v] {
-			keys.Insert(k)
-		}
-	}
-	return keys, nil
-}
-
-func (i *storeIndex) keysForValue(indexName, value string) (sets.Set[string], error) {
-	if i.indexers[indexName] == nil {
-		return nil, fmt.Errorf("index with name %s does not exist", indexName)
-	}
-	return i.indices[indexName][value], nil
+	return byValue[value], nil
 }
 
 func (i *storeIndex) values(indexName string) []string {
@@ -285,6 +288,20 @@ type threadSafeMap struct {
 	rvGauge GaugeMetric
 }
 
+// ThreadSafeStoreOption configures a ThreadSafeStore.
+type ThreadSafeStoreOption = func(*threadSafeMap)
+
+// WithThreadSafeStoreMetrics publishes the store's resource version as a
+// gauge under identifier.
+func WithThreadSafeStoreMetrics(identifier InformerNameAndResource, metricsProvider InformerMetricsProvider) ThreadSafeStoreOption {
+	enabled := metricsProvider != nil && identifier.Name() != ""
+	return func(m *threadSafeMap) {
+		if enabled {
+			m.rvGauge = metricsProvider.NewStoreResourceVersionMetric(identifier)
+		}
+	}
+}
+
 var _ ThreadSafeStoreWithTransaction = &threadSafeMap{}
 
 // NewThreadSafeStore returns a ThreadSafeStore maintaining the given indices.
@@ -435,31 +452,27 @@ func (c *threadSafeMap) Replace(items map[string]interface{}, resourceVersion st
 func (c *threadSafeMap) Index(indexName string, obj interface{}) ([]interface{}, error) {
 	c.lock.RLock()
 	defer c.lock.RUnlock()
-	keys, err := c.index.keysForObject(indexName, obj)
-	if err != nil {
-		return nil, err
-	}
-	list := make([]interface{}, 0, len(keys))
-	for key := range keys {
-		item, _ := c.items.get(key)
-		list = append(list, item)
-	}
-	return list, nil
+	return c.objectsLocked(c.index.keysForObject(indexName, obj))
 }
 
 func (c *threadSafeMap) ByIndex(indexName, indexedValue string) ([]interface{}, error) {
 	c.lock.RLock()
 	defer c.lock.RUnlock()
-	keys, err := c.index.keysForValue(indexName, indexedValue)
+	return c.objectsLocked(c.index.keysForValue(indexName, indexedValue))
+}
+
+// objectsLocked returns the objects stored under keys, or err. The caller
+// holds the lock.
+func (c *threadSafeMap) objectsLocked(keys sets.Set[string], err error) ([]interface{}, error) {
 	if err != nil {
 		return nil, err
 	}
-	list := make([]interface{}, 0, len(keys))
+	objs := make([]interface{}, 0, len(keys))
 	for key := range keys {
-		item, _ := c.items.get(key)
-		list = append(list, item)
+		obj, _ := c.items.get(key)
+		objs = append(objs, obj)
 	}
-	return list, nil
+	return objs, nil
 }
 
 func (c *threadSafeMap) IndexKeys(indexName, indexedValue string) ([]string, error) {

@@ -12,40 +12,27 @@ type UndeltaStore struct {
 
 var _ Store = &UndeltaStore{}
 
-// Add stores obj and pushes the new content.
-func (u *UndeltaStore) Add(obj interface{}) error {
-	if err := u.Store.Add(obj); err != nil {
-		return err
+// pushUnless pushes a snapshot of the store after a write that returned
+// writeErr, unless the write failed.
+func (u *UndeltaStore) pushUnless(writeErr error) error {
+	if writeErr == nil {
+		u.PushFunc(u.Store.List())
 	}
-	u.PushFunc(u.Store.List())
-	return nil
+	return writeErr
 }
+
+// Add stores obj and pushes the new content.
+func (u *UndeltaStore) Add(obj interface{}) error { return u.pushUnless(u.Store.Add(obj)) }
 
 // Update stores obj and pushes the new content.
-func (u *UndeltaStore) Update(obj interface{}) error {
-	if err := u.Store.Update(obj); err != nil {
-		return err
-	}
-	u.PushFunc(u.Store.List())
-	return nil
-}
+func (u *UndeltaStore) Update(obj interface{}) error { return u.pushUnless(u.Store.Update(obj)) }
 
 // Delete removes obj and pushes the new content.
-func (u *UndeltaStore) Delete(obj interface{}) error {
-	if err := u.Store.Delete(obj); err != nil {
-		return err
-	}
-	u.PushFunc(u.Store.List())
-	return nil
-}
+func (u *UndeltaStore) Delete(obj interface{}) error { return u.pushUnless(u.Store.Delete(obj)) }
 
 // Replace swaps the content for list and pushes it.
 func (u *UndeltaStore) Replace(list []interface{}, resourceVersion string) error {
-	if err := u.Store.Replace(list, resourceVersion); err != nil {
-		return err
-	}
-	u.PushFunc(u.Store.List())
-	return nil
+	return u.pushUnless(u.Store.Replace(list, resourceVersion))
 }
 
 // NewUndeltaStore returns an UndeltaStore over a new Store.

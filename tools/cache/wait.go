@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -31,42 +32,82 @@ type DoneChecker interface {
 
 // IsDone reports, without blocking, whether checker's activity completed.
 func IsDone(checker DoneChecker) bool {
+	done := false
 	select {
 	case <-checker.Done():
-		return true
+		done = true
 	default:
-		return false
 	}
+	return done
 }
 
 // WaitFor blocks until every checker is done (true) or ctx is canceled
-// (false). When what is non-empty, progress is logged at V(0) with the
-// logger from ctx.
+// (false). When what is non-empty it logs, at V(0) with the logger from ctx
+// and attributed to its caller, "Waiting" at the start, "Done waiting" with
+// the instance name as each checker completes (in completion order; those
+// already done in the order given), and "Timed out waiting" with the cause
+// of ctx and the sorted names of the pending checkers if ctx ends first.
 func WaitFor(ctx context.Context, what string, checkers ...DoneChecker) bool {
-	logger := klog.FromContext(ctx)
-	if what != "" {
+	// Every log call is made in this function itself, so that call depth 1
+	// attributes it to WaitFor's caller.
+	logger := klog.FromContext(ctx).WithCallDepth(1)
+	logging := what != ""
+	if logging {
 		logger.Info("Waiting", "for", what)
 	}
-	for _, checker := range checkers {
-		select {
-		case <-checker.Done():
-		case <-ctx.Done():
-			if what != "" {
-				pending := []string{}
-				for _, c := range checkers {
-					if !IsDone(c) {
-						pending = append(pending, c.Name())
-					}
-				}
-				logger.Info("Stopped waiting", "for", what, "pending", pending, "cause", context.Cause(ctx))
+	pending := slices.Clone(checkers)
+	for {
+		var done []DoneChecker
+		pending, done = splitDone(pending)
+		if logging {
+			for _, checker := range done {
+				logger.Info("Done waiting", "for", what, "instance", checker.Name())
+			}
+		}
+		if len(pending) == 0 {
+			return true
+		}
+		if !awaitOne(ctx, pending) {
+			if logging {
+				logger.Info("Timed out waiting", "for", what, "cause", context.Cause(ctx), "instances", sortedNames(pending))
 			}
 			return false
 		}
 	}
-	if what != "" {
-		logger.Info("Done waiting", "for", what)
+}
+
+// splitDone separates the checkers that are done, keeping the order of both
+// parts.
+func splitDone(checkers []DoneChecker) (pending, done []DoneChecker) {
+	for _, checker := range checkers {
+		if IsDone(checker) {
+			done = append(done, checker)
+		} else {
+			pending = append(pending, checker)
+		}
 	}
-	return true
+	return pending, done
+}
+
+// awaitOne blocks until one of checkers is done (true) or ctx ends (false).
+func awaitOne(ctx context.Context, checkers []DoneChecker) bool {
+	cases := make([]reflect.SelectCase, 0, len(checkers)+1)
+	cases = append(cases, reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(ctx.Done())})
+	for _, checker := range checkers {
+		cases = append(cases, reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(checker.Done())})
+	}
+	chosen, _, _ := reflect.Select(cases)
+	return chosen != 0
+}
+
+// sortedNames returns the checkers' names in sorted order.
+func sortedNames(checkers []DoneChecker) []string {
+	names := make([]string, 0, len(checkers))
+	for _, checker := range checkers {
+		names = append(names, checker.Name())
+	}
+	sort.Strings(names)
+	return names
 }
 
 // WaitForCacheSync polls until every cacheSync returns true (true) or
@@ -119,17 +160,10 @@ func WaitForNamedCacheSyncWithContext(ctx context.Context, cacheSyncs ...Informe
 	return true
 }
 
-// contextForChannel returns a context canceled when stopCh is closed.
+// contextForChannel is wait.ContextForChannel with a cancel function, for
+// callers that may finish before stopCh is closed.
 func contextForChannel(stopCh <-chan struct{}) (context.Context, context.CancelFunc) {
-	ctx, cancel := context.WithCancel(context.Background())
-	go func() {
-		select {
-		case <-stopCh:
-			cancel()
-		case <-ctx.Done():
-		}
-	}()
-	return ctx, cancel
+	return context.WithCancel(wait.ContextForChannel(stopCh))
 }
 
 // SyncResult summarizes the outcome of waiting for a set of informers.
@@ -148,14 +182,14 @@ func (c SyncResult) AsError() error {
 	if c.Err == nil {
 		return nil
 	}
-	pending := make([]string, 0, len(c.Synced))
-	for t, synced := range c.Synced {
-		if !synced {
-			pending = append(pending, t.String())
+	notSynced := func(yield func(string) bool) {
+		for informerType, synced := range c.Synced {
+			if !synced && !yield(informerType.String()) {
+				return
+			}
 		}
 	}
-	sort.Strings(pending)
-	return fmt.Errorf("failed to sync all caches: %s: %w", strings.Join(pending, ", "), c.Err)
+	return fmt.Errorf("failed to sync all caches: %s: %w", strings.Join(slices.Sorted(notSynced), ", "), c.Err)
 }
 
 // channelChecker is a DoneChecker around a fixed channel.

@@ -79,35 +79,43 @@ func (f *FakeControllerSource) ResetWatch() {
 	f.changes = nil
 }
 
+// Probabilities for Change: every change reaches watchers, or none does.
+const (
+	toWatchers    = 1.0
+	notToWatchers = 0.0
+)
+
 // Add adds obj, setting its resource version, and tells watchers.
-func (f *FakeControllerSource) Add(obj runtime.Object) {
-	f.Change(watch.Event{Type: watch.Added, Object: obj}, 1)
-}
+func (f *FakeControllerSource) Add(obj runtime.Object) { f.Change(event(watch.Added, obj), toWatchers) }
 
 // Modify updates obj, setting its resource version, and tells watchers.
 func (f *FakeControllerSource) Modify(obj runtime.Object) {
-	f.Change(watch.Event{Type: watch.Modified, Object: obj}, 1)
+	f.Change(event(watch.Modified, obj), toWatchers)
 }
 
 // Delete removes lastValue, setting its resource version, and tells
 // watchers.
 func (f *FakeControllerSource) Delete(lastValue runtime.Object) {
-	f.Change(watch.Event{Type: watch.Deleted, Object: lastValue}, 1)
+	f.Change(event(watch.Deleted, lastValue), toWatchers)
 }
 
 // AddDropWatch is Add without telling watchers.
 func (f *FakeControllerSource) AddDropWatch(obj runtime.Object) {
-	f.Change(watch.Event{Type: watch.Added, Object: obj}, 0)
+	f.Change(event(watch.Added, obj), notToWatchers)
 }
 
 // ModifyDropWatch is Modify without telling watchers.
 func (f *FakeControllerSource) ModifyDropWatch(obj runtime.Object) {
-	f.Change(watch.Event{Type: watch.Modified, Object: obj}, 0)
+	f.Change(event(watch.Modified, obj), notToWatchers)
 }
 
 // DeleteDropWatch is Delete without telling watchers.
 func (f *FakeControllerSource) DeleteDropWatch(lastValue runtime.Object) {
-	f.Change(watch.Event{Type: watch.Deleted, Object: lastValue}, 0)
+	f.Change(event(watch.Deleted, lastValue), notToWatchers)
+}
+
+func event(t watch.EventType, obj runtime.Object) watch.Event {
+	return watch.Event{Type: t, Object: obj}
 }
 
 func key(m metav1.Object) nnu {
@@ -152,47 +160,46 @@ func (f *FakeControllerSource) itemsLocked() []runtime.Object {
 // List returns a v1.List of the current objects with the current resource
 // version, or ListError if set.
 func (f *FakeControllerSource) List(options metav1.ListOptions) (runtime.Object, error) {
-	f.lock.RLock()
-	defer f.lock.RUnlock()
-	if f.ListError != nil {
-		return nil, f.ListError
-	}
-	list := &v1.List{}
-	if err := meta.SetList(list, f.itemsLocked()); err != nil {
-		return nil, err
-	}
-	list.ResourceVersion = strconv.Itoa(f.lastRV)
-	return list, nil
+	return f.listInto(&v1.List{})
 }
 
 // List returns a PersistentVolumeList of the current objects.
 func (f *FakePVControllerSource) List(options metav1.ListOptions) (runtime.Object, error) {
-	f.lock.RLock()
-	defer f.lock.RUnlock()
-	if f.ListError != nil {
-		return nil, f.ListError
-	}
-	list := &v1.PersistentVolumeList{}
-	if err := meta.SetList(list, f.itemsLocked()); err != nil {
-		return nil, err
-	}
-	list.ResourceVersion = strconv.Itoa(f.lastRV)
-	return list, nil
+	return f.listInto(&v1.PersistentVolumeList{})
 }
 
 // List returns a PersistentVolumeClaimList of the current objects.
 func (f *FakePVCControllerSource) List(options metav1.ListOptions) (runtime.Object, error) {
+	return f.listInto(&v1.PersistentVolumeClaimList{})
+}
+
+// listInto fills list with copies of the current objects and the current
+// resource version, or returns ListError if set.
+func (f *FakeControllerSource) listInto(list runtime.Object) (runtime.Object, error) {
+	items, rv, err := f.snapshot()
+	if err == nil {
+		err = meta.SetList(list, items)
+	}
+	var listMeta metav1.ListInterface
+	if err == nil {
+		listMeta, err = meta.ListAccessor(list)
+	}
+	if err != nil {
+		return nil, err
+	}
+	listMeta.SetResourceVersion(rv)
+	return list, nil
+}
+
+// snapshot returns copies of the current objects and the current resource
+// version, or ListError if set.
+func (f *FakeControllerSource) snapshot() ([]runtime.Object, string, error) {
 	f.lock.RLock()
 	defer f.lock.RUnlock()
 	if f.ListError != nil {
-		return nil, f.ListError
+		return nil, "", f.ListError
 	}
-	list := &v1.PersistentVolumeClaimList{}
-	if err := meta.SetList(list, f.itemsLocked()); err != nil {
-		return nil, err
-	}
-	list.ResourceVersion = strconv.Itoa(f.lastRV)
-	return list, nil
+	return f.itemsLocked(), strconv.Itoa(f.lastRV), nil
 }
 
 // Watch returns a watch that first replays every change after

@@ -1,0 +1,27 @@
+package cache
+
+import (
+	"testing"
+	"time"
+)
+
+func TestMutationDetectorFindsMutation(t *testing.T) {
+	d := &cacheMutationDetector{name: "test", period: time.Hour, retainDuration: time.Hour}
+	var failures []string
+	d.failureFunc = func(msg string) { failures = append(failures, msg) }
+	p := pod("ns", "a", "1", nil)
+	d.AddObject(p)
+	d.AddObject("not an object")
+	d.CompareObjects()
+	if len(failures) != 0 {
+		t.Fatalf("false positive: %v", failures)
+	}
+	p.Labels = map[string]string{"mutated": "yes"}
+	d.CompareObjects()
+	if len(failures) != 1 {
+		t.Errorf("mutation not detected: %v", failures)
+	}
+	if _, ok := NewCacheMutationDetector("x").(noopMutationDetector); !ok && !mutationDetectionEnabled {
+		t.Error("detector enabled without KUBE_CACHE_MUTATION_DETECTOR")
+	}
+}
