@@ -29,7 +29,9 @@ type (
 )
 
 // MetricsProvider creates the metrics a Reflector may record. Reflectors
-// record none today; the provider is accepted for compatibility.
+// record only what the optional WatchStreamMetricsProvider extension adds
+// (stalled and interrupted watch streams); the rest is accepted for
+// compatibility.
 type MetricsProvider interface {
 	NewLastResourceVersionMetric(name string) GaugeMetric
 
@@ -94,6 +96,15 @@ func SetInformerMetricsProvider(metricsProvider InformerMetricsProvider) {
 	informerMetricsProvider.set(metricsProvider)
 }
 
+// reflectorMetrics returns the provider SetReflectorMetricsProvider
+// installed, or one whose metrics record nothing.
+func reflectorMetrics() MetricsProvider {
+	if p := reflectorMetricsProvider.get(); p != nil {
+		return p
+	}
+	return discardMetricsProvider{}
+}
+
 // globalInformerMetrics returns the provider SetInformerMetricsProvider
 // installed, or nil.
 func globalInformerMetrics() InformerMetricsProvider {
@@ -106,6 +117,20 @@ type discardMetric struct{}
 func (discardMetric) Inc()            {}
 func (discardMetric) Set(float64)     {}
 func (discardMetric) Observe(float64) {}
+
+// discardMetricsProvider creates metrics that record nothing.
+type discardMetricsProvider struct{}
+
+func (discardMetricsProvider) NewLastResourceVersionMetric(string) GaugeMetric {
+	return discardMetric{}
+}
+func (discardMetricsProvider) NewListsMetric(string) CounterMetric         { return discardMetric{} }
+func (discardMetricsProvider) NewItemsInListMetric(string) SummaryMetric   { return discardMetric{} }
+func (discardMetricsProvider) NewListDurationMetric(string) SummaryMetric  { return discardMetric{} }
+func (discardMetricsProvider) NewWatchesMetric(string) CounterMetric       { return discardMetric{} }
+func (discardMetricsProvider) NewShortWatchesMetric(string) CounterMetric  { return discardMetric{} }
+func (discardMetricsProvider) NewItemsInWatchMetric(string) SummaryMetric  { return discardMetric{} }
+func (discardMetricsProvider) NewWatchDurationMetric(string) SummaryMetric { return discardMetric{} }
 
 // queueMetrics are the metrics a FIFO records; every field is non-nil.
 type queueMetrics struct {

@@ -79,7 +79,7 @@ type watchHealth struct {
 }
 
 func newWatchHealth(name string, provider MetricsProvider) *watchHealth {
-	h := &watchHealth{stalledMetric: noopMetric{}, interruptedMetric: noopMetric{}}
+	h := &watchHealth{stalledMetric: discardMetric{}, interruptedMetric: discardMetric{}}
 	if p, ok := provider.(WatchStreamMetricsProvider); ok {
 		h.stalledMetric = p.NewStalledWatchesMetric(name)
 		h.interruptedMetric = p.NewInterruptedWatchesMetric(name)

@@ -307,7 +307,7 @@ type countingMetric struct{ n *int }
 func (c countingMetric) Inc() { *c.n++ }
 
 type streamMetrics struct {
-	noopMetricsProvider
+	discardMetricsProvider
 	stalled, interrupted int
 }
 
@@ -331,7 +331,7 @@ func TestWatchHealthUsesProviderMetrics(t *testing.T) {
 	}
 	// A provider without the extension still gets the reflector's own
 	// counters.
-	h = newWatchHealth("r", noopMetricsProvider{})
+	h = newWatchHealth("r", discardMetricsProvider{})
 	h.stalled(r, time.Minute)
 	if h.stalledWatches.Load() != 1 {
 		t.Error("counter not kept without provider metrics")
