@@ -97,12 +97,7 @@ type sanitizedTLSClientConfig TLSClientConfig
 // elided.
 func (c TLSClientConfig) String() string {
 	p := sanitizedTLSClientConfig(c)
-	if len(p.CertData) != 0 {
-		p.CertData = []byte("--- TRUNCATED ---")
-	}
-	if len(p.KeyData) != 0 {
-		p.KeyData = []byte(redact.Marker)
-	}
+	p.CertData, p.KeyData = redact.TLSMaterial(p.CertData, p.KeyData)
 	return fmt.Sprintf("%#v", p)
 }
 

@@ -48,7 +48,7 @@ func TestConfigPrintingRedactsEverywhere(t *testing.T) {
 			Env:     []clientcmdapi.ExecEnvVar{{Name: "TOKEN", Value: secrets["ExecProvider.Env"]}},
 			Config:  &corev1.ConfigMap{Data: map[string]string{"k": secrets["ExecProvider.Config"]}},
 		},
-		AuthProvider: &clientcmdapi.AuthProviderConfig{Name: "oidc", Config: map[string]string{"id-token": secrets["AuthProvider.Config"]}},
+		AuthProvider:        &clientcmdapi.AuthProviderConfig{Name: "oidc", Config: map[string]string{"id-token": secrets["AuthProvider.Config"]}},
 		AuthConfigPersister: &fakePersister{},
 		TLSClientConfig: TLSClientConfig{
 			CertData: []byte(secrets["CertData"]),

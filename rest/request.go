@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"path"
+	"slices"
 	"strings"
 	"time"
 
@@ -154,44 +155,48 @@ func (r *Request) Verb(verb string) *Request {
 // Prefix appends segments to the path that comes before the namespace,
 // resource and name. AbsPath discards earlier prefixes.
 func (r *Request) Prefix(segments ...string) *Request {
-	if r.err != nil {
-		return r
-	}
-	r.pathPrefix = path.Join(r.pathPrefix, path.Join(segments...))
-	return r
+	return r.step(func() error {
+		r.pathPrefix = path.Join(r.pathPrefix, path.Join(segments...))
+		return nil
+	})
 }
 
 // Suffix appends segments to the path after the namespace, resource, name
 // and subresource.
 func (r *Request) Suffix(segments ...string) *Request {
-	if r.err != nil {
-		return r
-	}
-	r.subpath = path.Join(r.subpath, path.Join(segments...))
-	return r
+	return r.step(func() error {
+		r.subpath = path.Join(r.subpath, path.Join(segments...))
+		return nil
+	})
 }
 
 // fail records the first builder error.
 func (r *Request) fail(format string, args ...any) *Request {
-	if r.err == nil {
-		r.err = fmt.Errorf(format, args...)
-	}
-	return r
+	return r.step(func() error { return fmt.Errorf(format, args...) })
 }
 
 // Resource sets the resource (such as "pods"); it may be set once.
 func (r *Request) Resource(resource string) *Request {
-	if r.err != nil {
-		return r
-	}
-	if r.resource != "" {
-		return r.fail("resource already set to %q, cannot change to %q", r.resource, resource)
-	}
-	if problems := IsValidPathSegmentName(resource); len(problems) != 0 {
-		return r.fail("invalid resource %q: %v", resource, problems)
-	}
-	r.resource = resource
-	return r
+	return r.setPathPart("resource", &r.resource, r.resource != "", resource)
+}
+
+// setPathPart sets one part of the Kubernetes path to its segments,
+// joined, unless the part was set already (isSet) or a segment is not a
+// valid path segment. label names the part in errors.
+func (r *Request) setPathPart(label string, part *string, isSet bool, segments ...string) *Request {
+	return r.step(func() error {
+		value := path.Join(segments...)
+		if isSet {
+			return fmt.Errorf("%s already set to %q, cannot change to %q", label, *part, value)
+		}
+		for _, segment := range segments {
+			if problems := IsValidPathSegmentName(segment); len(problems) != 0 {
+				return fmt.Errorf("invalid %s %q: %v", label, segment, problems)
+			}
+		}
+		*part = value
+		return nil
+	})
 }
 
 // BackOff sets the backoff manager; nil means no backoff.
@@ -199,33 +204,30 @@ func (r *Request) Resource(resource string) *Request {
 // Deprecated: BackoffManager.Sleep ignores the caller's context. Use
 // BackOffWithContext instead.
 func (r *Request) BackOff(manager BackoffManager) *Request {
-	if manager == nil {
-		r.backoff = &NoBackoff{}
-		return r
+	var withContext BackoffManagerWithContext
+	if manager != nil {
+		withContext = contextFreeBackoff{manager}
 	}
-	r.backoff = contextFreeBackoff{manager}
-	return r
+	return r.BackOffWithContext(withContext)
 }
 
 // BackOffWithContext sets the backoff manager; nil means no backoff.
 func (r *Request) BackOffWithContext(manager BackoffManagerWithContext) *Request {
+	r.backoff = manager
 	if manager == nil {
 		r.backoff = &NoBackoff{}
-		return r
 	}
-	r.backoff = manager
 	return r
 }
 
 // WarningHandler sets the handler for this request's warnings; nil means the
 // process default (see SetDefaultWarningHandler).
 func (r *Request) WarningHandler(handler WarningHandler) *Request {
-	if handler == nil {
-		r.warningHandler = nil
-		return r
+	var withContext WarningHandlerWithContext
+	if handler != nil {
+		withContext = warningHandlerIgnoringContext{handler}
 	}
-	r.warningHandler = warningHandlerIgnoringContext{handler}
-	return r
+	return r.WarningHandlerWithContext(withContext)
 }
 
 // WarningHandlerWithContext sets the handler for this request's warnings;
@@ -244,55 +246,25 @@ func (r *Request) Throttle(limiter flowcontrol.RateLimiter) *Request {
 // SubResource sets the subresource path (such as "status" or "scale"),
 // which follows the name; it may be set once.
 func (r *Request) SubResource(subresources ...string) *Request {
-	if r.err != nil {
-		return r
-	}
-	joined := path.Join(subresources...)
-	if r.subresource != "" {
-		return r.fail("subresource already set to %q, cannot change to %q", r.subresource, joined)
-	}
-	for _, s := range subresources {
-		if problems := IsValidPathSegmentName(s); len(problems) != 0 {
-			return r.fail("invalid subresource %q: %v", s, problems)
-		}
-	}
-	r.subresource = joined
-	return r
+	return r.setPathPart("subresource", &r.subresource, r.subresource != "", subresources...)
 }
 
 // Name sets the name of the object; it must be non-empty and may be set
 // once.
 func (r *Request) Name(resourceName string) *Request {
-	if r.err != nil {
-		return r
-	}
 	if resourceName == "" {
 		return r.fail("resource name may not be empty")
 	}
-	if r.resourceName != "" {
-		return r.fail("resource name already set to %q, cannot change to %q", r.resourceName, resourceName)
-	}
-	if problems := IsValidPathSegmentName(resourceName); len(problems) != 0 {
-		return r.fail("invalid resource name %q: %v", resourceName, problems)
-	}
-	r.resourceName = resourceName
-	return r
+	return r.setPathPart("resource name", &r.resourceName, r.resourceName != "", resourceName)
 }
 
 // Namespace scopes the request to a namespace; it may be set once. An empty
 // namespace means all namespaces.
 func (r *Request) Namespace(namespace string) *Request {
-	if r.err != nil {
-		return r
+	r.setPathPart("namespace", &r.namespace, r.namespaceSet, namespace)
+	if r.err == nil {
+		r.namespaceSet = true
 	}
-	if r.namespaceSet {
-		return r.fail("namespace already set to %q, cannot change to %q", r.namespace, namespace)
-	}
-	if problems := IsValidPathSegmentName(namespace); len(problems) != 0 {
-		return r.fail("invalid namespace %q: %v", namespace, problems)
-	}
-	r.namespaceSet = true
-	r.namespace = namespace
 	return r
 }
 
@@ -307,18 +279,22 @@ func (r *Request) NamespaceIfScoped(namespace string, scoped bool) *Request {
 // AbsPath replaces the path with segments below the path of the client's
 // base URL. A trailing slash survives when a single segment is given.
 func (r *Request) AbsPath(segments ...string) *Request {
-	if r.err != nil {
-		return r
-	}
-	basePath := ""
-	if r.c.base != nil {
-		basePath = r.c.base.Path
-	}
-	r.pathPrefix = path.Join(basePath, path.Join(segments...))
-	if len(segments) == 1 && (len(basePath) > 1 || len(segments[0]) > 1) && strings.HasSuffix(segments[0], "/") {
-		r.pathPrefix += "/"
-	}
-	return r
+	return r.step(func() error {
+		var base string
+		if r.c.base != nil {
+			base = r.c.base.Path
+		}
+		r.pathPrefix = path.Join(base, path.Join(segments...))
+		// path.Join drops a trailing slash; a single segment keeps its own,
+		// unless that and the base path are no more than "/".
+		if len(segments) == 1 {
+			only := segments[0]
+			if strings.HasSuffix(only, "/") && max(len(base), len(only)) > 1 {
+				r.pathPrefix += "/"
+			}
+		}
+		return nil
+	})
 }
 
 // RequestURI replaces the path and query parameters with those of uri, a
@@ -392,23 +368,24 @@ func (r *Request) SpecificallyVersionedParams(obj runtime.Object, codec runtime.
 // SetHeader sets a header to values, replacing earlier values.
 func (r *Request) SetHeader(key string, values ...string) *Request {
 	if r.headers == nil {
-		r.headers = http.Header{}
+		r.headers = make(http.Header, 1)
 	}
-	r.headers.Del(key)
-	for _, v := range values {
-		r.headers.Add(key, v)
+	key = http.CanonicalHeaderKey(key)
+	if len(values) == 0 {
+		delete(r.headers, key)
+		return r
 	}
+	r.headers[key] = slices.Clone(values)
 	return r
 }
 
 // Timeout bounds the whole request, retries included, and asks the server
 // for the same limit through the "timeout" query parameter.
 func (r *Request) Timeout(d time.Duration) *Request {
-	if r.err != nil {
-		return r
-	}
-	r.timeout = d
-	return r
+	return r.step(func() error {
+		r.timeout = d
+		return nil
+	})
 }
 
 // MaxRetries sets how many times the request follows Retry-After responses

@@ -89,18 +89,28 @@ func (r Result) WasCreated(wasCreated *bool) Result {
 // is a metav1.Status with status Failure, the error is built from that
 // Status, so its reason, message and details reach the caller.
 func (r Result) Error() error {
-	if r.err == nil || !apierrors.IsUnexpectedServerError(r.err) || len(r.body) == 0 || r.decoder == nil {
-		return r.err
-	}
-	out, _, err := r.decoder.Decode(r.body, &schema.GroupVersionKind{Version: "v1"}, nil)
-	if err != nil {
-		r.logger.V(5).Info("Body was not decodable (unable to check for Status)", "err", err)
-		return r.err
-	}
-	if status, ok := out.(*metav1.Status); ok && status.Status == metav1.StatusFailure {
+	if status := r.failureStatus(); status != nil {
 		return apierrors.FromObject(status)
 	}
 	return r.err
+}
+
+// failureStatus returns the metav1.Status with status Failure that the body
+// of an unexpected server error holds, or nil.
+func (r Result) failureStatus() *metav1.Status {
+	if r.err == nil || len(r.body) == 0 || r.decoder == nil || !apierrors.IsUnexpectedServerError(r.err) {
+		return nil
+	}
+	// Old servers send a Status without a version: v1 is assumed.
+	out, _, err := r.decoder.Decode(r.body, &schema.GroupVersionKind{Version: "v1"}, nil)
+	if err != nil {
+		r.logger.V(5).Info("Body was not decodable (unable to check for Status)", "err", err)
+		return nil
+	}
+	if status, isStatus := out.(*metav1.Status); isStatus && status.Status == metav1.StatusFailure {
+		return status
+	}
+	return nil
 }
 
 // Warnings returns the Warning headers of the response.

@@ -73,22 +73,30 @@ func defaultRequestRetryFn(maxRetries int) WithRetry {
 
 // withRetry is the standard WithRetry. Owned by one goroutine.
 type withRetry struct {
-	maxRetries int
-	attempts   int
-
 	// next is nil before the first attempt and, after IsNextRetry said yes,
 	// describes the retry that Before is about to prepare.
 	next *RetryAfter
 
-	// lastErr and priorErr are the errors of the two most recent attempts.
-	priorErr, lastErr error
+	attempts, maxRetries int
+
+	// outcomes holds what each attempt (or refused Before) ended with, in
+	// order; nil for an attempt without error.
+	outcomes []error
 }
 
+// rememberError records the outcome of an attempt.
 func (w *withRetry) rememberError(err error) {
-	if w.lastErr != nil {
-		w.priorErr = w.lastErr
+	w.outcomes = append(w.outcomes, err)
+}
+
+// earlierError is the latest error recorded before the last outcome, or nil.
+func (w *withRetry) earlierError() error {
+	for i := len(w.outcomes) - 2; i >= 0; i-- {
+		if w.outcomes[i] != nil {
+			return w.outcomes[i]
+		}
 	}
-	w.lastErr = err
+	return nil
 }
 
 func (w *withRetry) IsNextRetry(ctx context.Context, restReq *Request, httpReq *http.Request, resp *http.Response, err error, f IsRetryableErrorFunc) bool {
@@ -194,10 +202,10 @@ func (w *withRetry) After(ctx context.Context, r *Request, resp *http.Response, 
 }
 
 func (w *withRetry) WrapPreviousError(finalErr error) error {
-	if finalErr == nil || w.priorErr == nil || finalErr.Error() == w.priorErr.Error() {
+	prior := w.earlierError()
+	if finalErr == nil || prior == nil || finalErr.Error() == prior.Error() {
 		return finalErr
 	}
-	prior := w.priorErr
 	if ue, ok := prior.(*url.Error); ok && ue.Unwrap() != nil {
 		prior = ue.Unwrap()
 	}

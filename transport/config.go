@@ -82,42 +82,6 @@ type ImpersonationConfig struct {
 	Extra map[string][]string
 }
 
-// HasCA reports whether c names a certificate authority, as data or as a file.
-func (c *Config) HasCA() bool {
-	return len(c.TLS.CAData) > 0 || len(c.TLS.CAFile) > 0
-}
-
-// HasBasicAuth reports whether c asks for basic authentication.
-func (c *Config) HasBasicAuth() bool {
-	return c.Username != ""
-}
-
-// HasTokenAuth reports whether c asks for bearer token authentication, with a
-// literal token or a token file.
-func (c *Config) HasTokenAuth() bool {
-	return c.BearerToken != "" || c.BearerTokenFile != ""
-}
-
-// HasCertAuth reports whether c holds both a client certificate and its key,
-// each as data or as a file.
-func (c *Config) HasCertAuth() bool {
-	hasCert := len(c.TLS.CertData) > 0 || len(c.TLS.CertFile) > 0
-	hasKey := len(c.TLS.KeyData) > 0 || len(c.TLS.KeyFile) > 0
-	return hasCert && hasKey
-}
-
-// HasCertCallback reports whether c obtains its client certificate from a
-// callback.
-func (c *Config) HasCertCallback() bool {
-	return c.TLS.GetCertHolder != nil
-}
-
-// Wrap appends fn to the wrappers applied to the bottom transport. fn wraps
-// the result of the wrappers installed before it.
-func (c *Config) Wrap(fn WrapperFunc) {
-	c.WrapTransport = Wrappers(c.WrapTransport, fn)
-}
-
 // TLSConfig holds the TLS settings of a transport.
 type TLSConfig struct {
 	CAFile         string // CAFile is a PEM file of trusted root certificates for the server.
@@ -148,4 +112,39 @@ type TLSConfig struct {
 // pointer to it can be compared and used as part of a transport cache key.
 type GetCertHolder struct {
 	GetCert func() (*tls.Certificate, error)
+}
+
+// HasCA reports whether c names a certificate authority, as data or as a file.
+func (c *Config) HasCA() bool {
+	return c.TLS.CAFile != "" || len(c.TLS.CAData) != 0
+}
+
+// HasBasicAuth reports whether c asks for basic authentication.
+func (c *Config) HasBasicAuth() bool {
+	return len(c.Username) != 0
+}
+
+// HasTokenAuth reports whether c asks for bearer token authentication, with a
+// literal token or a token file.
+func (c *Config) HasTokenAuth() bool {
+	return c.BearerTokenFile != "" || c.BearerToken != ""
+}
+
+// HasCertAuth reports whether c holds both a client certificate and its key,
+// each as data or as a file.
+func (c *Config) HasCertAuth() bool {
+	tls := &c.TLS
+	return (tls.CertFile != "" || len(tls.CertData) != 0) && (tls.KeyFile != "" || len(tls.KeyData) != 0)
+}
+
+// HasCertCallback reports whether c obtains its client certificate from a
+// callback.
+func (c *Config) HasCertCallback() bool {
+	return c.TLS.GetCertHolder != nil
+}
+
+// Wrap appends fn to the wrappers applied to the bottom transport. fn wraps
+// the result of the wrappers installed before it.
+func (c *Config) Wrap(fn WrapperFunc) {
+	c.WrapTransport = Wrappers(c.WrapTransport, fn)
 }

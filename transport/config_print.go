@@ -52,11 +52,6 @@ func (c TLSConfig) Format(f fmt.State, verb rune) {
 
 func (c TLSConfig) redacted() string {
 	p := plainTLSConfig(c)
-	if len(p.CertData) != 0 {
-		p.CertData = []byte("--- TRUNCATED ---")
-	}
-	if len(p.KeyData) != 0 {
-		p.KeyData = []byte(redact.Marker)
-	}
+	p.CertData, p.KeyData = redact.TLSMaterial(p.CertData, p.KeyData)
 	return "transport.TLSConfig" + strings.TrimPrefix(fmt.Sprintf("%#v", p), "transport.plainTLSConfig")
 }

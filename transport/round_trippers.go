@@ -20,30 +20,54 @@ import (
 // connection (WebSocket, SPDY, HTTP/2 streams); plain HTTP clients should use
 // New, which also sets up TLS.
 func HTTPWrappersForConfig(config *Config, rt http.RoundTripper) (http.RoundTripper, error) {
-	if config.WrapTransport != nil {
-		rt = config.WrapTransport(rt)
-	}
-	rt = DebugWrappers(rt)
-
-	switch {
-	case config.HasBasicAuth() && config.HasTokenAuth():
-		return nil, errors.New("username/password or bearer token may be set, but not both")
-	case config.HasTokenAuth():
+	for _, wrap := range layersFor(config) {
 		var err error
-		if rt, err = NewBearerAuthWithRefreshRoundTripper(config.BearerToken, config.BearerTokenFile, rt); err != nil {
+		if rt, err = wrap(rt); err != nil {
 			return nil, err
 		}
-	case config.HasBasicAuth():
-		rt = NewBasicAuthRoundTripper(config.Username, config.Password, rt)
-	}
-
-	if config.UserAgent != "" {
-		rt = NewUserAgentRoundTripper(config.UserAgent, rt)
-	}
-	if imp := config.Impersonate; imp.UserName != "" || imp.UID != "" || len(imp.Groups) > 0 || len(imp.Extra) > 0 {
-		rt = NewImpersonatingRoundTripper(imp, rt)
 	}
 	return rt, nil
+}
+
+// layer decorates a round tripper, or fails to.
+type layer func(http.RoundTripper) (http.RoundTripper, error)
+
+// infallible turns a WrapperFunc (nil: none) into a layer.
+func infallible(wrap WrapperFunc) layer {
+	return func(rt http.RoundTripper) (http.RoundTripper, error) {
+		if wrap == nil {
+			return rt, nil
+		}
+		return wrap(rt), nil
+	}
+}
+
+// layersFor lists the decorators config asks for, innermost first.
+func layersFor(config *Config) []layer {
+	layers := []layer{infallible(config.WrapTransport), infallible(DebugWrappers), authLayer(config)}
+	if agent := config.UserAgent; agent != "" {
+		layers = append(layers, infallible(func(rt http.RoundTripper) http.RoundTripper { return NewUserAgentRoundTripper(agent, rt) }))
+	}
+	if imp := config.Impersonate; imp.UserName != "" || imp.UID != "" || len(imp.Groups) > 0 || len(imp.Extra) > 0 {
+		layers = append(layers, infallible(func(rt http.RoundTripper) http.RoundTripper { return NewImpersonatingRoundTripper(imp, rt) }))
+	}
+	return layers
+}
+
+// authLayer is the layer of the one credential config may carry.
+func authLayer(config *Config) layer {
+	basic, token := config.HasBasicAuth(), config.HasTokenAuth()
+	return func(rt http.RoundTripper) (http.RoundTripper, error) {
+		switch {
+		case basic && token:
+			return nil, errors.New("username/password or bearer token may be set, but not both")
+		case token:
+			return NewBearerAuthWithRefreshRoundTripper(config.BearerToken, config.BearerTokenFile, rt)
+		case basic:
+			return NewBasicAuthRoundTripper(config.Username, config.Password, rt), nil
+		}
+		return rt, nil
+	}
 }
 
 // userAgentRoundTripper sets the User-Agent header when it is missing.
@@ -122,61 +146,69 @@ const (
 	ImpersonateUserExtraHeaderPrefix = "Impersonate-Extra-"
 )
 
-// impersonatingRoundTripper adds impersonation headers to requests that do
-// not impersonate already.
-type impersonatingRoundTripper struct {
-	impersonate ImpersonationConfig
-	delegate    http.RoundTripper
+// identityHeaders names the headers that state who a request acts as:
+// the impersonation headers for the API server, or the X-Remote-* headers
+// an authenticating proxy sends to its backend.
+type identityHeaders struct {
+	user, uid, group, extraPrefix string
 }
 
-var _ utilnet.RoundTripperWrapper = &impersonatingRoundTripper{}
+var (
+	impersonationHeaders = identityHeaders{ImpersonateUserHeader, ImpersonateUIDHeader, ImpersonateGroupHeader, ImpersonateUserExtraHeaderPrefix}
+	authProxyHeaders     = identityHeaders{remoteUserHeader, remoteUIDHeader, remoteGroupHeader, remoteExtraHeaderPrefix}
+)
+
+// write sets the headers for identity in h. Groups and extra values are
+// added to values already there; extra keys are escaped for header names.
+func (n identityHeaders) write(h http.Header, identity ImpersonationConfig) {
+	h.Set(n.user, identity.UserName)
+	if identity.UID != "" {
+		h.Set(n.uid, identity.UID)
+	}
+	for _, group := range identity.Groups {
+		h.Add(n.group, group)
+	}
+	for key, values := range identity.Extra {
+		name := n.extraPrefix + headerKeyEscape(key)
+		for _, value := range values {
+			h.Add(name, value)
+		}
+	}
+}
+
+// clear removes every header of the set from h.
+func (n identityHeaders) clear(h http.Header) {
+	h.Del(n.user)
+	h.Del(n.uid)
+	h.Del(n.group)
+	for name := range h {
+		if len(name) >= len(n.extraPrefix) && strings.EqualFold(name[:len(n.extraPrefix)], n.extraPrefix) {
+			delete(h, name)
+		}
+	}
+}
+
+// identityRoundTripper states an identity in the headers of each request
+// that goes to the origin it started at: impersonation headers unless the
+// caller impersonates already, or the auth-proxy headers, replacing any
+// the caller set.
+type identityRoundTripper struct {
+	headers  identityHeaders
+	identity ImpersonationConfig
+	// replace: the caller's own headers of the set are replaced; otherwise
+	// a request whose user header is set is left alone.
+	replace bool
+	next    http.RoundTripper
+}
+
+var _ utilnet.RoundTripperWrapper = &identityRoundTripper{}
 
 // NewImpersonatingRoundTripper returns a round tripper that makes requests
 // act as the identity in impersonate. A request that already has an
 // Impersonate-User header is sent unchanged.
 func NewImpersonatingRoundTripper(impersonate ImpersonationConfig, delegate http.RoundTripper) http.RoundTripper {
-	return &impersonatingRoundTripper{impersonate: impersonate, delegate: delegate}
+	return &identityRoundTripper{headers: impersonationHeaders, identity: impersonate, next: delegate}
 }
-
-func (i *impersonatingRoundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
-	// Impersonate-User marks a request the caller impersonates itself. A
-	// redirect hop to another server gets no identity to act as.
-	if req.Header.Get(ImpersonateUserHeader) != "" || redirect.LeftOrigin(req) {
-		return i.delegate.RoundTrip(req)
-	}
-	req = utilnet.CloneRequest(req)
-	req.Header.Set(ImpersonateUserHeader, i.impersonate.UserName)
-	if i.impersonate.UID != "" {
-		req.Header.Set(ImpersonateUIDHeader, i.impersonate.UID)
-	}
-	for _, group := range i.impersonate.Groups {
-		req.Header.Add(ImpersonateGroupHeader, group)
-	}
-	for key, values := range i.impersonate.Extra {
-		name := ImpersonateUserExtraHeaderPrefix + headerKeyEscape(key)
-		for _, value := range values {
-			req.Header.Add(name, value)
-		}
-	}
-	return i.delegate.RoundTrip(req)
-}
-
-func (i *impersonatingRoundTripper) CancelRequest(req *http.Request) { cancelThrough(i.delegate, req) }
-
-func (i *impersonatingRoundTripper) WrappedRoundTripper() http.RoundTripper { return i.delegate }
-
-// authProxyRoundTripper sets the X-Remote-* headers of an authenticating
-// front proxy on every request.
-type authProxyRoundTripper struct {
-	username string
-	uid      string
-	groups   []string
-	extra    map[string][]string
-
-	rt http.RoundTripper
-}
-
-var _ utilnet.RoundTripperWrapper = &authProxyRoundTripper{}
 
 // NewAuthProxyRoundTripper returns a round tripper for an authenticating
 // proxy that forwards requests on behalf of an already authenticated user:
@@ -185,22 +217,27 @@ var _ utilnet.RoundTripperWrapper = &authProxyRoundTripper{}
 // extra (the name, UID, groups and extra of the user.Info). Keys of extra
 // should be lowercase to survive a round trip through impersonation.
 func NewAuthProxyRoundTripper(username, uid string, groups []string, extra map[string][]string, rt http.RoundTripper) http.RoundTripper {
-	return &authProxyRoundTripper{username: username, uid: uid, groups: groups, extra: extra, rt: rt}
+	identity := ImpersonationConfig{UserName: username, UID: uid, Groups: groups, Extra: extra}
+	return &identityRoundTripper{headers: authProxyHeaders, identity: identity, replace: true, next: rt}
 }
 
-func (a *authProxyRoundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
-	if redirect.LeftOrigin(req) {
-		// The identity is asserted to the proxy's backend only.
-		return a.rt.RoundTrip(req)
+func (t *identityRoundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
+	// A redirect hop to another server gets no identity; a caller that
+	// impersonates itself keeps its own.
+	if redirect.LeftOrigin(req) || (!t.replace && req.Header.Get(t.headers.user) != "") {
+		return t.next.RoundTrip(req)
 	}
 	req = utilnet.CloneRequest(req)
-	SetAuthProxyHeaders(req, a.username, a.uid, a.groups, a.extra)
-	return a.rt.RoundTrip(req)
+	if t.replace {
+		t.headers.clear(req.Header)
+	}
+	t.headers.write(req.Header, t.identity)
+	return t.next.RoundTrip(req)
 }
 
-func (a *authProxyRoundTripper) CancelRequest(req *http.Request) { cancelThrough(a.rt, req) }
+func (t *identityRoundTripper) CancelRequest(req *http.Request) { cancelThrough(t.next, req) }
 
-func (a *authProxyRoundTripper) WrappedRoundTripper() http.RoundTripper { return a.rt }
+func (t *identityRoundTripper) WrappedRoundTripper() http.RoundTripper { return t.next }
 
 const (
 	remoteUserHeader        = "X-Remote-User"
@@ -212,28 +249,8 @@ const (
 // SetAuthProxyHeaders removes any X-Remote-* identity headers from req and
 // sets them from username, uid, groups and extra. It modifies req.
 func SetAuthProxyHeaders(req *http.Request, username, uid string, groups []string, extra map[string][]string) {
-	req.Header.Del(remoteUserHeader)
-	req.Header.Del(remoteUIDHeader)
-	req.Header.Del(remoteGroupHeader)
-	for name := range req.Header {
-		if len(name) >= len(remoteExtraHeaderPrefix) && strings.EqualFold(name[:len(remoteExtraHeaderPrefix)], remoteExtraHeaderPrefix) {
-			delete(req.Header, name)
-		}
-	}
-
-	req.Header.Set(remoteUserHeader, username)
-	if uid != "" {
-		req.Header.Set(remoteUIDHeader, uid)
-	}
-	for _, group := range groups {
-		req.Header.Add(remoteGroupHeader, group)
-	}
-	for key, values := range extra {
-		name := remoteExtraHeaderPrefix + headerKeyEscape(key)
-		for _, value := range values {
-			req.Header.Add(name, value)
-		}
-	}
+	authProxyHeaders.clear(req.Header)
+	authProxyHeaders.write(req.Header, ImpersonationConfig{UserName: username, UID: uid, Groups: groups, Extra: extra})
 }
 
 // bearerAuthRoundTripper adds a bearer token when no Authorization header is

@@ -222,7 +222,7 @@ func TestHTTPWrappersForConfigOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := rt.(*impersonatingRoundTripper); !ok {
+	if ir, ok := rt.(*identityRoundTripper); !ok || ir.headers != impersonationHeaders {
 		t.Errorf("outermost round tripper is %T, want the impersonating one", rt)
 	}
 	resp, err := rt.RoundTrip(newGet(t, "http://example.invalid/api"))

@@ -22,3 +22,19 @@ func Format(f fmt.State, verb rune, text, goSyntax func() string) {
 	}
 	_, _ = fmt.Fprintf(f, fmt.FormatString(f, verb), text())
 }
+
+// truncatedMarker replaces a client certificate in printed output.
+const truncatedMarker = "--- TRUNCATED ---"
+
+// TLSMaterial replaces non-empty certificate and key data with markers:
+// the certificate is elided (it is long, not secret), the key redacted.
+func TLSMaterial(cert, key []byte) (printedCert, printedKey []byte) {
+	printedCert, printedKey = cert, key
+	if len(cert) != 0 {
+		printedCert = []byte(truncatedMarker)
+	}
+	if len(key) != 0 {
+		printedKey = []byte(Marker)
+	}
+	return printedCert, printedKey
+}
