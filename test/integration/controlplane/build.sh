@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the real kube-apiserver and etcd binaries once per version and caches
+# Builds the real kube-apiserver, kube-controller-manager and etcd binaries once per version and caches
 # them outside the clone. Prints the folder that holds them.
 #   KUBECLIENT_CACHE  cache root (default ~/.cache/kubeclient)
 set -euo pipefail
@@ -21,7 +21,7 @@ key="kube-apiserver-${k8s}_etcd-${etcd}_$(go env GOOS)-$(go env GOARCH)_stamp-${
 out="${KUBECLIENT_CACHE:-$HOME/.cache/kubeclient}/controlplane/$key"
 mkdir -p "$out"
 cd "$here"
-for bin in etcd kube-apiserver; do
+for bin in etcd kube-apiserver kube-controller-manager; do
   if [ ! -x "$out/$bin" ]; then
     echo "building $bin ($key), cached in $out" >&2
     GOFLAGS=-mod=mod CGO_ENABLED=0 go build -trimpath -ldflags="$ldflags" -o "$out/$bin.tmp" "./cmd/$bin"
