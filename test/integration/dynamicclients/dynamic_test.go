@@ -11,7 +11,6 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/watch"
-
 )
 
 var cronTabs = crdSpec{group: "stable.example.com", kind: "CronTab", plural: "crontabs", singular: "crontab", shortName: "ct"}
