@@ -62,7 +62,10 @@ type User struct {
 
 // DefaultControllers are the kube-controller-manager controllers started
 // when Options.Controllers is nil. None of them needs a node, a kubelet or a
-// cloud provider.
+// cloud provider. root-ca-certificate-publisher-controller is left out on
+// purpose: it puts a kube-root-ca.crt ConfigMap into every namespace, which
+// surprises tests that count the ConfigMaps they made; add it when a test
+// needs that ConfigMap.
 var DefaultControllers = []string{
 	"namespace-controller",
 	"garbage-collector-controller",
@@ -75,7 +78,6 @@ var DefaultControllers = []string{
 	"ttl-after-finished-controller",
 	"serviceaccount-controller",
 	"serviceaccount-token-controller",
-	"root-ca-certificate-publisher-controller",
 	"resourcequota-controller",
 	"endpointslice-controller",
 }
