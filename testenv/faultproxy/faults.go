@@ -53,6 +53,15 @@ type Schedule struct {
 	// Rate is the probability, 0 to 1, that an eligible request gets a
 	// fault.
 	Rate float64
+	// WatchRate, when not zero, replaces Rate for watch requests. Watches
+	// are few and long (an informer opens one and keeps it), so a soak
+	// wants them to fail more often than the many short requests.
+	WatchRate float64
+	// EventCutRate is the probability, 0 to 1, that a chunk of a watch
+	// stream that drew no fault (a chunk is usually one event) is cut in
+	// the middle, ending the stream as Cut does. Without it a watch that
+	// starts well runs untouched until it ends.
+	EventCutRate float64
 	// Weights are the relative odds of each fault once a request is
 	// picked; nil means every fault but None with weight 1. Stall and Cut
 	// apply to watch requests only (other requests draw again among the
@@ -80,10 +89,14 @@ func (s *Schedule) draw(rng *rand.Rand, r *http.Request) Fault {
 	if s.Eligible != nil && !s.Eligible(r) {
 		return None
 	}
-	if rng.Float64() >= s.Rate {
+	watch := isWatch(r)
+	rate := s.Rate
+	if watch && s.WatchRate != 0 {
+		rate = s.WatchRate
+	}
+	if rng.Float64() >= rate {
 		return None
 	}
-	watch := isWatch(r)
 	total := 0
 	var choices []Fault
 	var weights []int

@@ -94,11 +94,12 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request, fault Fault) {
 	if fault == Cut {
 		cutAt = p.chunksBeforeCut()
 	}
+	healthyWatch := fault == None && isWatch(r)
 	buf := make([]byte, 32*1024)
 	for chunk := 0; ; chunk++ {
 		n, err := resp.Body.Read(buf)
 		if n > 0 {
-			if chunk == cutAt {
+			if chunk == cutAt || healthyWatch && p.cutChunk() {
 				// Half of this chunk, rounded up, then a reset: the client
 				// sees a partial event and the stream ends.
 				w.Write(buf[:(n+1)/2])

@@ -120,7 +120,8 @@ func (p *Proxy) Inject(faults ...Fault) {
 }
 
 // Stats returns how many requests got each fault so far (None counts the
-// requests forwarded untouched).
+// requests forwarded untouched; a watch that EventCutRate cut later counts
+// once as None and once as Cut).
 func (p *Proxy) Stats() map[Fault]int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -178,6 +179,18 @@ func (p *Proxy) jitter(max time.Duration) time.Duration {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return time.Duration(p.rng.Int64N(int64(max)))
+}
+
+// cutChunk draws whether a chunk of a healthy watch stream is cut, and
+// counts the cut; it takes p.mu.
+func (p *Proxy) cutChunk() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.enabled || p.cfg.Schedule.EventCutRate <= 0 || p.rng.Float64() >= p.cfg.Schedule.EventCutRate {
+		return false
+	}
+	p.counts[Cut]++
+	return true
 }
 
 // chunksBeforeCut returns how many body chunks a Cut forwards whole

@@ -268,3 +268,37 @@ func TestDrawSkipsStreamFaultsForPlainRequests(t *testing.T) {
 		}
 	}
 }
+
+// TestWatchRate checks that WatchRate replaces Rate for watches only.
+func TestWatchRate(t *testing.T) {
+	s := Schedule{Rate: 0, WatchRate: 1}
+	p := newProxy(t, upstream(t), s)
+	list, _ := http.NewRequest(http.MethodGet, "http://x/api/v1/pods", nil)
+	watch, _ := http.NewRequest(http.MethodGet, "http://x/api/v1/pods?watch=true", nil)
+	for range 20 {
+		if f := s.draw(p.rng, list); f != None {
+			t.Fatalf("list drew %v at Rate 0", f)
+		}
+		if f := s.draw(p.rng, watch); f == None {
+			t.Fatalf("watch drew none at WatchRate 1")
+		}
+	}
+}
+
+// TestEventCut checks that EventCutRate cuts a healthy watch mid-chunk and
+// counts it as a Cut.
+func TestEventCut(t *testing.T) {
+	p := newProxy(t, upstream(t), Schedule{EventCutRate: 0.2})
+	resp, err := client().Get(p.URL + "/watch?watch=true")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	if err == nil || len(data) == 0 || data[len(data)-1] == '\n' {
+		t.Errorf("watch ended after %d bytes (%q), err %v; want a partial event and an error", len(data), tailOf(data), err)
+	}
+	if p.Stats()[Cut] != 1 || p.Stats()[None] != 1 {
+		t.Errorf("stats %v, want the request counted once as none and the cut once", p.Stats())
+	}
+}

@@ -76,14 +76,27 @@ func TestSoak(t *testing.T) {
 	pre := createPreexisting(t, ctx, ns, preexisting)
 
 	proxy, err := controlPlane.FaultProxy(faultproxy.Schedule{
-		Seed:     seed,
-		Rate:     plan.rate,
+		Seed:      seed,
+		Rate:      plan.rate,
+		WatchRate: 0.5,
+		// About one event in a hundred ends its watch mid-event.
+		EventCutRate: 0.01,
+		// For watches, cuts are the most telling fault; other requests
+		// cannot be cut or stalled and draw among the rest.
+		Weights: map[faultproxy.Fault]int{
+			faultproxy.Reset: 1, faultproxy.Cut: 3, faultproxy.Delay: 1,
+			faultproxy.TooManyRequests: 1, faultproxy.ServerError: 1, faultproxy.Stall: 1,
+		},
 		MaxDelay: time.Second,
 		MaxStall: 15 * time.Second,
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer proxy.Close()
+	// Every kind of fault happens at least once, whatever the draws.
+	proxy.Inject(faultproxy.Reset, faultproxy.Cut, faultproxy.Delay,
+		faultproxy.TooManyRequests, faultproxy.ServerError, faultproxy.Stall)
 	proxied := testenv.ThroughProxy(controlPlane.AdminConfig(), proxy)
 	proxied.QPS, proxied.Burst = -1, 0 // no client-side throttling
 
@@ -217,6 +230,11 @@ func TestSoak(t *testing.T) {
 	}
 	if proxy.Faults() < plan.minFaults {
 		t.Errorf("only %d faults injected, want at least %d", proxy.Faults(), plan.minFaults)
+	}
+	for f, n := range stats {
+		if n == 0 {
+			t.Errorf("no %v fault was injected", f)
+		}
 	}
 	if left := waitLibraryGoroutines(baseline, 30*time.Second); len(left) > 0 {
 		t.Errorf("%d library goroutines still run after everything stopped (%d before the soak):\n%s",
