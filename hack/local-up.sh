@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Starts a real etcd and kube-apiserver on loopback ports, prints the admin
-# kubeconfig path and keeps them running until Ctrl-C. The binaries are built
-# once and cached (see test/integration/controlplane/build.sh).
-# Arguments go to the local-up command (e.g. -dir /tmp/cluster to keep state).
+# Starts a real etcd, kube-apiserver and kube-controller-manager (testenv) on
+# loopback ports, prints the admin kubeconfig path and keeps them running
+# until Ctrl-C. The binaries are built once and cached (see
+# test/integration/controlplane/build.sh). Arguments go to the local-up
+# command (e.g. -dir /tmp/cluster to keep state, -no-controller-manager).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 if [ -z "${KUBECLIENT_CONTROLPLANE_DIR:-}" ]; then

@@ -6,6 +6,7 @@ godebug default=go1.26
 
 require (
 	github.com/kubeclient/client-go v0.0.0
+	github.com/kubeclient/client-go/testenv v0.0.0
 	k8s.io/api v0.37.2
 	k8s.io/apimachinery v0.37.2
 	k8s.io/utils v0.0.0-20260626114624-be93311217bd
@@ -54,3 +55,5 @@ require (
 )
 
 replace github.com/kubeclient/client-go => ../..
+
+replace github.com/kubeclient/client-go/testenv => ../../testenv

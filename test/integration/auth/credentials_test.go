@@ -13,7 +13,7 @@ import (
 
 func TestBearerToken(t *testing.T) {
 	expectUser(t, controlPlane.AdminConfig(), framework.AdminUser, "system:masters", "system:authenticated")
-	expectUser(t, controlPlane.PlainUserConfig(), framework.PlainUser, "system:authenticated")
+	expectUser(t, controlPlane.UnprivilegedConfig(), framework.PlainUser, "system:authenticated")
 
 	_, err := whoAmI(t, controlPlane.TokenConfig("not-a-known-token"))
 	if !apierrors.IsUnauthorized(err) {

@@ -35,12 +35,12 @@ func expectForbidden(t *testing.T, err error, user string) {
 }
 
 func TestRBAC(t *testing.T) {
-	ns := framework.CreateNamespace(t, controlPlane, "rbac")
+	ns := controlPlane.Namespace(t)
 
 	if err := listConfigMaps(t, controlPlane.AdminConfig(), ns); err != nil {
 		t.Fatalf("admin list: %v", err)
 	}
-	expectForbidden(t, listConfigMaps(t, controlPlane.PlainUserConfig(), ns), framework.PlainUser)
+	expectForbidden(t, listConfigMaps(t, controlPlane.UnprivilegedConfig(), ns), framework.PlainUser)
 
 	// Grant the plain user read access in ns; RBAC picks the binding up
 	// through its informers, so allow it a moment.
@@ -63,7 +63,7 @@ func TestRBAC(t *testing.T) {
 	}
 	deadline := time.Now().Add(30 * time.Second)
 	for {
-		err := listConfigMaps(t, controlPlane.PlainUserConfig(), ns)
+		err := listConfigMaps(t, controlPlane.UnprivilegedConfig(), ns)
 		if err == nil {
 			break
 		}
@@ -75,16 +75,16 @@ func TestRBAC(t *testing.T) {
 
 	// The binding is namespaced: other namespaces stay forbidden, and so
 	// does writing.
-	other := framework.CreateNamespace(t, controlPlane, "rbac-other")
-	expectForbidden(t, listConfigMaps(t, controlPlane.PlainUserConfig(), other), framework.PlainUser)
-	core := framework.RESTClientFor(t, controlPlane.PlainUserConfig(), corev1.SchemeGroupVersion, framework.ContentTypeJSON)
+	other := controlPlane.Namespace(t)
+	expectForbidden(t, listConfigMaps(t, controlPlane.UnprivilegedConfig(), other), framework.PlainUser)
+	core := framework.RESTClientFor(t, controlPlane.UnprivilegedConfig(), corev1.SchemeGroupVersion, framework.ContentTypeJSON)
 	err := core.Post().Namespace(ns).Resource("configmaps").
 		Body(&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "x"}}).Do(ctx).Error()
 	expectForbidden(t, err, framework.PlainUser)
 }
 
 func TestImpersonation(t *testing.T) {
-	ns := framework.CreateNamespace(t, controlPlane, "impersonate")
+	ns := controlPlane.Namespace(t)
 
 	tests := []struct {
 		name          string
@@ -117,7 +117,7 @@ func TestImpersonation(t *testing.T) {
 		},
 		{
 			name:          "plain user may not impersonate",
-			base:          controlPlane.PlainUserConfig(),
+			base:          controlPlane.UnprivilegedConfig(),
 			impersonate:   rest.ImpersonationConfig{UserName: framework.AdminUser},
 			wantForbidden: framework.PlainUser,
 		},

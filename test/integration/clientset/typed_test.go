@@ -25,7 +25,7 @@ func TestTypedConfigMapCRUD(t *testing.T) {
 
 func testTypedConfigMapCRUD(t *testing.T, contentType string) {
 	ctx := context.Background()
-	ns := framework.CreateNamespace(t, controlPlane, "typed")
+	ns := controlPlane.Namespace(t)
 	configMaps := newClientsetFor(t, contentType).CoreV1().ConfigMaps(ns)
 
 	created, err := configMaps.Create(ctx, &corev1.ConfigMap{
@@ -87,7 +87,7 @@ func TestStatusSubresource(t *testing.T) {
 
 func testStatusSubresource(t *testing.T, contentType string) {
 	ctx := context.Background()
-	ns := framework.CreateNamespace(t, controlPlane, "status")
+	ns := controlPlane.Namespace(t)
 	deployments := newClientsetFor(t, contentType).AppsV1().Deployments(ns)
 	d, err := deployments.Create(ctx, deployment("web", 2, "nginx"), metav1.CreateOptions{})
 	if err != nil {
@@ -148,7 +148,7 @@ func containerNames(d *appsv1.Deployment) []string {
 
 func TestPatchTypes(t *testing.T) {
 	ctx := context.Background()
-	ns := framework.CreateNamespace(t, controlPlane, "patch")
+	ns := controlPlane.Namespace(t)
 	deployments := newClientset(t).AppsV1().Deployments(ns)
 
 	tests := []struct {
@@ -204,7 +204,7 @@ func TestPatchTypes(t *testing.T) {
 
 func TestServerSideApply(t *testing.T) {
 	ctx := context.Background()
-	ns := framework.CreateNamespace(t, controlPlane, "apply")
+	ns := controlPlane.Namespace(t)
 	configMaps := newClientset(t).CoreV1().ConfigMaps(ns)
 
 	first, err := configMaps.Apply(ctx, corev1ac.ConfigMap("applied", ns).WithData(map[string]string{"owner": "alpha", "a": "1"}),
@@ -271,7 +271,7 @@ func hasManager(obj metav1.Object, name string) bool {
 
 func TestDeleteCollection(t *testing.T) {
 	ctx := context.Background()
-	ns := framework.CreateNamespace(t, controlPlane, "delcoll")
+	ns := controlPlane.Namespace(t)
 	configMaps := newClientset(t).CoreV1().ConfigMaps(ns)
 	for i, doomed := range []bool{true, true, true, false, false, true} {
 		cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "cm-" + string(rune('a'+i)), Labels: map[string]string{"doomed": "no"}}}
@@ -300,7 +300,7 @@ func TestDeleteCollection(t *testing.T) {
 
 func TestDryRun(t *testing.T) {
 	ctx := context.Background()
-	ns := framework.CreateNamespace(t, controlPlane, "dryrun")
+	ns := controlPlane.Namespace(t)
 	configMaps := newClientset(t).CoreV1().ConfigMaps(ns)
 	dryRun := []string{metav1.DryRunAll}
 

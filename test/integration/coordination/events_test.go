@@ -110,7 +110,7 @@ func TestEventsV1Series(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			framework.DumpLogsOnFailure(t, controlPlane)
 			ctx := testContext(t)
-			ns := framework.CreateNamespace(t, controlPlane, "events")
+			ns := controlPlane.Namespace(t)
 			cs := newClientset(t, nil)
 			cm := createConfigMap(ctx, t, cs, ns, "regarded")
 

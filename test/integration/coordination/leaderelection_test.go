@@ -337,7 +337,7 @@ func TestLeaderElectionFailover(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			framework.DumpLogsOnFailure(t, controlPlane)
 			ctx := testContext(t)
-			ns := framework.CreateNamespace(t, controlPlane, "election")
+			ns := controlPlane.Namespace(t)
 			cs := newClientset(t, nil)
 			o := newObserver()
 			o.watchLease(ctx, t, cs, ns)

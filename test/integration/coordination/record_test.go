@@ -37,7 +37,7 @@ const combinedPrefix = "(combined from similar events): "
 func TestRecordCoreEvents(t *testing.T) {
 	framework.DumpLogsOnFailure(t, controlPlane)
 	ctx := testContext(t)
-	ns := framework.CreateNamespace(t, controlPlane, "record")
+	ns := controlPlane.Namespace(t)
 	cs := newClientset(t, nil)
 
 	broadcaster := record.NewBroadcaster()

@@ -11,8 +11,6 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/watch"
-
-	"github.com/kubeclient/client-go/test/integration/framework"
 )
 
 var cronTabs = crdSpec{group: "stable.example.com", kind: "CronTab", plural: "crontabs", singular: "crontab", shortName: "ct"}
@@ -39,7 +37,7 @@ func TestDynamicCustomResourceLifecycle(t *testing.T) {
 	ctx := context.Background()
 	client := newDynamic(t)
 	createCRD(t, client, cronTabs)
-	ns := framework.CreateNamespace(t, controlPlane, "dynamic")
+	ns := controlPlane.Namespace(t)
 	res := client.Resource(cronTabs.resource()).Namespace(ns)
 
 	empty, err := res.List(ctx, metav1.ListOptions{})

@@ -13,7 +13,6 @@ import (
 
 	"github.com/kubeclient/client-go/metadata"
 	"github.com/kubeclient/client-go/metadata/metadatainformer"
-	"github.com/kubeclient/client-go/test/integration/framework"
 )
 
 var gadgets = crdSpec{group: "meta.example.com", kind: "Gadget", plural: "gadgets", singular: "gadget", shortName: "gdg"}
@@ -34,7 +33,7 @@ func TestMetadataInformerListsCustomResources(t *testing.T) {
 	defer cancel()
 	client := newDynamic(t)
 	createCRD(t, client, gadgets)
-	ns := framework.CreateNamespace(t, controlPlane, "metadata-crd")
+	ns := controlPlane.Namespace(t)
 	res := client.Resource(gadgets.resource()).Namespace(ns)
 	for _, name := range []string{"g1", "g2"} {
 		if _, err := res.Create(ctx, gadget(name), metav1.CreateOptions{}); err != nil {

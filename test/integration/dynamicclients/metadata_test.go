@@ -15,13 +15,12 @@ import (
 	"github.com/kubeclient/client-go/kubernetes"
 	"github.com/kubeclient/client-go/metadata"
 	"github.com/kubeclient/client-go/metadata/metadatainformer"
-	"github.com/kubeclient/client-go/test/integration/framework"
 )
 
 func TestMetadataInformerFollowsConfigMaps(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	ns := framework.CreateNamespace(t, controlPlane, "metadata")
+	ns := controlPlane.Namespace(t)
 	cs, err := kubernetes.NewForConfig(controlPlane.AdminConfig())
 	if err != nil {
 		t.Fatalf("kubernetes.NewForConfig: %v", err)

@@ -16,12 +16,11 @@ import (
 	"github.com/kubeclient/client-go/kubernetes"
 	"github.com/kubeclient/client-go/restmapper"
 	"github.com/kubeclient/client-go/scale"
-	"github.com/kubeclient/client-go/test/integration/framework"
 )
 
 func TestScaleDeployment(t *testing.T) {
 	ctx := context.Background()
-	ns := framework.CreateNamespace(t, controlPlane, "scale")
+	ns := controlPlane.Namespace(t)
 	cs, err := kubernetes.NewForConfig(controlPlane.AdminConfig())
 	if err != nil {
 		t.Fatalf("kubernetes.NewForConfig: %v", err)

@@ -1,14 +1,11 @@
 package framework
 
 import (
-	"context"
 	"net/http"
 	"strings"
 	"sync"
 	"testing"
 
-	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/kubeclient/client-go/kubernetes/scheme"
@@ -92,17 +89,4 @@ func RESTClientFor(t testing.TB, cfg *rest.Config, gv schema.GroupVersion, conte
 		t.Fatalf("RESTClientFor(%v): %v", gv, err)
 	}
 	return client
-}
-
-// CreateNamespace creates a namespace with a generated name starting with
-// prefix and returns that name.
-func CreateNamespace(t testing.TB, cp *ControlPlane, prefix string) string {
-	t.Helper()
-	client := RESTClientFor(t, cp.AdminConfig(), corev1.SchemeGroupVersion, ContentTypeJSON)
-	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: prefix + "-"}}
-	created := &corev1.Namespace{}
-	if err := client.Post().Resource("namespaces").Body(ns).Do(context.Background()).Into(created); err != nil {
-		t.Fatalf("creating namespace %s*: %v", prefix, err)
-	}
-	return created.Name
 }

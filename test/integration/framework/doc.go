@@ -1,17 +1,9 @@
-// Package framework runs a real control plane (etcd and kube-apiserver) on
-// loopback ports for integration tests and for hack/local-up.sh.
+// Package framework holds what the integration test packages share on top
+// of testenv: RunMain (testenv.Main plus the exec credential plugin mode
+// the auth tests need), content-type helpers and a wire log that checks
+// which format went over the connection.
 //
-// A test package starts one control plane in its TestMain through RunMain;
-// every test in the package shares it. The harness generates everything the
-// servers need in a temporary folder: a CA and serving certificate, a
-// service-account signing key, a static token file with an admin user (group
-// system:masters) and an unprivileged user, and an admin kubeconfig. Both
-// servers run in their own process group and are stopped when the test binary
-// finishes, fails, or receives SIGINT/SIGTERM; on Linux they are also killed
-// if the test binary dies without cleaning up. Their output goes to log files
-// whose tails are printed when a test fails.
-//
-// The binaries come from test/integration/controlplane/build.sh, which builds
-// them once and caches them; KUBECLIENT_CONTROLPLANE_DIR may point at a folder
-// that already holds etcd and kube-apiserver.
+// The control plane itself (etcd, kube-apiserver, kube-controller-manager,
+// certificates, identities, restarts, etcd compaction) is testenv's; see
+// testenv/doc.go.
 package framework

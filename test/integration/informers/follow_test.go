@@ -48,7 +48,7 @@ func TestInformersFollowConcurrentWrites(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 			defer cancel()
 			framework.DumpLogsOnFailure(t, controlPlane)
-			ns := framework.CreateNamespace(t, controlPlane, "follow-"+kind.name)
+			ns := controlPlane.Namespace(t)
 			cs := newClientset(t)
 			pre := createPreexisting(t, ctx, ns, preexisting)
 

@@ -24,7 +24,7 @@ func TestInformersSurviveAPIServerRestart(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
 	defer cancel()
 	framework.DumpLogsOnFailure(t, controlPlane)
-	ns := framework.CreateNamespace(t, controlPlane, "restart")
+	ns := controlPlane.Namespace(t)
 	cs := newClientset(t)
 	pre := createPreexisting(t, ctx, ns, preexisting)
 

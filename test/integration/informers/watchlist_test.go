@@ -45,7 +45,7 @@ func TestInitialSyncWatchList(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
 			framework.DumpLogsOnFailure(t, controlPlane)
-			ns := framework.CreateNamespace(t, controlPlane, "watchlist")
+			ns := controlPlane.Namespace(t)
 			createConcurrently(t, ctx, ns, watchListObjects)
 			cs := newClientset(t)
 			server, _, err := serverState(ctx, cs, ns)

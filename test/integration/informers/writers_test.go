@@ -35,6 +35,11 @@ type writePlan struct {
 	// the server answers), and the same object is written again next.
 	// Otherwise a failed write fails the test.
 	tolerant bool
+	// seed fixes the writers' choices; zero takes one from the clock.
+	seed uint64
+	// quiet leaves out the log line of each failed write (a soak has
+	// thousands).
+	quiet bool
 	// onProgress, when set, is called with the number of acknowledged
 	// writes so far after each one.
 	onProgress func(acked int64)
@@ -117,7 +122,10 @@ func runWriters(t *testing.T, ctx context.Context, cs kubernetes.Interface, ns s
 		mu      sync.Mutex
 		results = writeResult{records: map[string]*nameRecord{}}
 	)
-	seed := uint64(time.Now().UnixNano())
+	seed := plan.seed
+	if seed == 0 {
+		seed = uint64(time.Now().UnixNano())
+	}
 	t.Logf("writers: seed %d", seed)
 	for w := range plan.writers {
 		quota := plan.total / plan.writers
@@ -204,7 +212,9 @@ func (w *writer) run(ctx context.Context, quota int) {
 				w.t.Errorf("writer %d: %s of %s: %v", w.id, op, name, err)
 				return
 			}
-			w.t.Logf("writer %d: %s of %s failed, reading it back: %v", w.id, op, name, err)
+			if !w.plan.quiet {
+				w.t.Logf("writer %d: %s of %s failed, reading it back: %v", w.id, op, name, err)
+			}
 			if err := w.resolve(ctx, name, rec); err != nil {
 				w.t.Errorf("writer %d: reading %s back after a failed %s: %v", w.id, name, op, err)
 				return

@@ -18,7 +18,7 @@ func TestConfigMapCRUD(t *testing.T) {
 	for _, contentType := range framework.ContentTypes {
 		t.Run(contentType, func(t *testing.T) {
 			ctx := context.Background()
-			ns := framework.CreateNamespace(t, controlPlane, "crud")
+			ns := controlPlane.Namespace(t)
 			cfg := controlPlane.AdminConfig()
 			var wire framework.WireLog
 			wire.Attach(cfg)
@@ -107,7 +107,7 @@ func TestConfigMapCRUD(t *testing.T) {
 
 func TestRawBodyAndDoRaw(t *testing.T) {
 	ctx := context.Background()
-	ns := framework.CreateNamespace(t, controlPlane, "raw")
+	ns := controlPlane.Namespace(t)
 	client := framework.RESTClientFor(t, controlPlane.AdminConfig(), corev1.SchemeGroupVersion, framework.ContentTypeJSON)
 
 	body := []byte(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"raw"},"data":{"k":"v"}}`)

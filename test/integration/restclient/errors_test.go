@@ -16,7 +16,7 @@ func TestStatusErrors(t *testing.T) {
 	for _, contentType := range framework.ContentTypes {
 		t.Run(contentType, func(t *testing.T) {
 			ctx := context.Background()
-			ns := framework.CreateNamespace(t, controlPlane, "errors")
+			ns := controlPlane.Namespace(t)
 			client := framework.RESTClientFor(t, controlPlane.AdminConfig(), corev1.SchemeGroupVersion, contentType)
 			cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "only"}, Data: map[string]string{"a": "1"}}
 

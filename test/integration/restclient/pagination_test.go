@@ -25,7 +25,7 @@ func TestPagination(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	ns := framework.CreateNamespace(t, controlPlane, "pages")
+	ns := controlPlane.Namespace(t)
 	cfg := controlPlane.AdminConfig()
 	cfg.QPS, cfg.Burst = -1, 0 // no client-side throttling for the bulk load
 	writer := framework.RESTClientFor(t, cfg, corev1.SchemeGroupVersion, framework.ContentTypeProtobuf)

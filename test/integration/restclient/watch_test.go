@@ -20,7 +20,7 @@ func TestWatchFromResourceVersion(t *testing.T) {
 		t.Run(contentType, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
-			ns := framework.CreateNamespace(t, controlPlane, "watch")
+			ns := controlPlane.Namespace(t)
 			client := framework.RESTClientFor(t, controlPlane.AdminConfig(), corev1.SchemeGroupVersion, contentType)
 			configMaps := func() *rest.Request { return client.Get().Namespace(ns).Resource("configmaps") }
 

@@ -54,8 +54,8 @@ func TestWatchBookmarks(t *testing.T) {
 			defer cancel()
 			var wire framework.WireLog
 			cs := newClientset(t, contentType, &wire)
-			cms := cs.CoreV1().ConfigMaps(framework.CreateNamespace(t, controlPlane, "bookmarks"))
-			otherNamespace := cs.CoreV1().ConfigMaps(framework.CreateNamespace(t, controlPlane, "bookmarks-elsewhere"))
+			cms := cs.CoreV1().ConfigMaps(controlPlane.Namespace(t))
+			otherNamespace := cs.CoreV1().ConfigMaps(controlPlane.Namespace(t))
 			create := func(name, v string) *corev1.ConfigMap {
 				t.Helper()
 				cm, err := cms.Create(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: name}, Data: map[string]string{"v": v}}, metav1.CreateOptions{})

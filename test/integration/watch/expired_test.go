@@ -196,7 +196,7 @@ func TestEtcdCompaction(t *testing.T) {
 	framework.DumpLogsOnFailure(t, controlPlane)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	client := configMapClient(newClientset(t, framework.ContentTypeJSON, nil), framework.CreateNamespace(t, controlPlane, "compact"))
+	client := configMapClient(newClientset(t, framework.ContentTypeJSON, nil), controlPlane.Namespace(t))
 	created, err := client.create(ctx, "a", "1")
 	if err != nil {
 		t.Fatalf("create: %v", err)
@@ -227,7 +227,7 @@ func TestExpiredContinueToken(t *testing.T) {
 			framework.DumpLogsOnFailure(t, controlPlane)
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
-			for _, client := range resourceClients(t, contentType, framework.CreateNamespace(t, controlPlane, "continue")) {
+			for _, client := range resourceClients(t, contentType, controlPlane.Namespace(t)) {
 				all := createObjects(ctx, t, client, 10)
 				first, err := client.list(ctx, metav1.ListOptions{Limit: 4})
 				if err != nil {
@@ -279,7 +279,7 @@ func TestPagerAfterExpiredContinue(t *testing.T) {
 	framework.DumpLogsOnFailure(t, controlPlane)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	for _, client := range resourceClients(t, framework.ContentTypeProtobuf, framework.CreateNamespace(t, controlPlane, "pager")) {
+	for _, client := range resourceClients(t, framework.ContentTypeProtobuf, controlPlane.Namespace(t)) {
 		all := createObjects(ctx, t, client, 10)
 		var mu sync.Mutex // guards calls
 		var calls []metav1.ListOptions
@@ -346,7 +346,7 @@ func TestWatchFromCompactedResourceVersion(t *testing.T) {
 			framework.DumpLogsOnFailure(t, controlPlane)
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
-			client := podTemplateClient(newClientset(t, contentType, nil), framework.CreateNamespace(t, controlPlane, "watch-compacted"))
+			client := podTemplateClient(newClientset(t, contentType, nil), controlPlane.Namespace(t))
 			old, err := client.create(ctx, "pt", "1")
 			if err != nil {
 				t.Fatalf("create: %v", err)
@@ -403,7 +403,7 @@ func TestExactListAtCompactedResourceVersion(t *testing.T) {
 	framework.DumpLogsOnFailure(t, controlPlane)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	for _, client := range resourceClients(t, framework.ContentTypeJSON, framework.CreateNamespace(t, controlPlane, "exact-compacted")) {
+	for _, client := range resourceClients(t, framework.ContentTypeJSON, controlPlane.Namespace(t)) {
 		old, err := client.create(ctx, "obj", "1")
 		if err != nil {
 			t.Fatalf("%s: create: %v", client.resource, err)

@@ -34,6 +34,7 @@ import (
 
 	"github.com/kubeclient/client-go/kubernetes"
 	"github.com/kubeclient/client-go/test/integration/framework"
+	"github.com/kubeclient/client-go/testenv"
 )
 
 var controlPlane *framework.ControlPlane
@@ -42,8 +43,8 @@ var controlPlane *framework.ControlPlane
 const uncachedResource = "podtemplates"
 
 func TestMain(m *testing.M) {
-	framework.RunMainWithOptions(m, &controlPlane, framework.Options{
-		ExtraAPIServerArgs: []string{
+	framework.RunMainWithOptions(m, &controlPlane, testenv.Options{
+		APIServerArgs: []string{
 			"--feature-gates=ListFromCacheSnapshot=false",
 			"--watch-cache-sizes=" + uncachedResource + "#0",
 		},

@@ -32,7 +32,7 @@ func TestResourceVersionSemantics(t *testing.T) {
 			defer cancel()
 			var wire framework.WireLog
 			cs := newClientset(t, contentType, &wire)
-			ns := framework.CreateNamespace(t, controlPlane, "rv")
+			ns := controlPlane.Namespace(t)
 			cms := cs.CoreV1().ConfigMaps(ns)
 			v1, err := cms.Create(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "doc"}, Data: map[string]string{"v": "1"}}, metav1.CreateOptions{})
 			if err != nil {
@@ -138,7 +138,7 @@ func TestConflictAndRetryOnConflict(t *testing.T) {
 	framework.DumpLogsOnFailure(t, controlPlane)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	cms := newClientset(t, framework.ContentTypeProtobuf, nil).CoreV1().ConfigMaps(framework.CreateNamespace(t, controlPlane, "conflict"))
+	cms := newClientset(t, framework.ContentTypeProtobuf, nil).CoreV1().ConfigMaps(controlPlane.Namespace(t))
 	stale, err := cms.Create(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "counter"}, Data: map[string]string{"n": "0"}}, metav1.CreateOptions{})
 	if err != nil {
 		t.Fatalf("Create: %v", err)

@@ -100,7 +100,7 @@ func TestWatchResumeSeesEveryAcknowledgedWrite(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 			defer cancel()
 			var wire framework.WireLog
-			cms := newClientset(t, contentType, &wire).CoreV1().ConfigMaps(framework.CreateNamespace(t, controlPlane, "resume"))
+			cms := newClientset(t, contentType, &wire).CoreV1().ConfigMaps(controlPlane.Namespace(t))
 
 			start, err := cms.List(ctx, metav1.ListOptions{})
 			if err != nil {

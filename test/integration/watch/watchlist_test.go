@@ -54,7 +54,7 @@ func TestWatchListStreaming(t *testing.T) {
 				defer cancel()
 				var wire framework.WireLog
 				cs := newClientset(t, contentType, &wire)
-				ns := framework.CreateNamespace(t, controlPlane, "watchlist")
+				ns := controlPlane.Namespace(t)
 				cms := cs.CoreV1().ConfigMaps(ns)
 				created := createConfigMaps(ctx, t, cms, existing)
 				lastWrite := int64(0)
@@ -148,7 +148,7 @@ func TestReflectorSyncsThroughWatchList(t *testing.T) {
 	framework.DumpLogsOnFailure(t, controlPlane)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	cms := newClientset(t, framework.ContentTypeProtobuf, nil).CoreV1().ConfigMaps(framework.CreateNamespace(t, controlPlane, "reflector"))
+	cms := newClientset(t, framework.ContentTypeProtobuf, nil).CoreV1().ConfigMaps(controlPlane.Namespace(t))
 	created := createConfigMaps(ctx, t, cms, 15)
 
 	var mu sync.Mutex // guards lists and watches

@@ -23,7 +23,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/kubeclient/client-go/discovery"
-	"github.com/kubeclient/client-go/test/integration/framework"
+	"github.com/kubeclient/client-go/testenv"
 )
 
 // served are the API paths fetched as they are, from kube-apiserver as
@@ -75,7 +75,8 @@ func run(out string) error {
 // the JSON OpenAPI v3 documents of apiPaths, read through the library's
 // OpenAPI v3 client.
 func fetch(ctx context.Context, extraArgs []string, apiPaths ...string) (map[string][]byte, error) {
-	cp, err := framework.Start(ctx, framework.Options{ExtraAPIServerArgs: extraArgs})
+	// The documents are kube-apiserver's; no controller is needed.
+	cp, err := testenv.Start(ctx, testenv.Options{APIServerArgs: extraArgs, DisableControllerManager: true})
 	if err != nil {
 		return nil, err
 	}

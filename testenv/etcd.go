@@ -1,4 +1,4 @@
-package framework
+package testenv
 
 import (
 	"bytes"
@@ -16,7 +16,7 @@ import (
 // EtcdRevision returns etcd's current revision, which is the newest
 // resourceVersion kube-apiserver can have handed out. It asks etcd's JSON
 // gateway on EtcdURL.
-func (cp *ControlPlane) EtcdRevision(ctx context.Context) (int64, error) {
+func (env *Env) EtcdRevision(ctx context.Context) (int64, error) {
 	var out struct {
 		Header struct {
 			Revision json.RawMessage `json:"revision"`
@@ -26,7 +26,7 @@ func (cp *ControlPlane) EtcdRevision(ctx context.Context) (int64, error) {
 		"key":        base64.StdEncoding.EncodeToString([]byte("/")),
 		"count_only": true,
 	}
-	if err := cp.etcdCall(ctx, "/v3/kv/range", req, &out); err != nil {
+	if err := env.etcdCall(ctx, "/v3/kv/range", req, &out); err != nil {
 		return 0, err
 	}
 	return parseEtcdInt(out.Header.Revision)
@@ -37,21 +37,21 @@ func (cp *ControlPlane) EtcdRevision(ctx context.Context) (int64, error) {
 // watches of a resourceVersion older than revision that reach etcd fail with
 // "required revision has been compacted", which kube-apiserver turns into 410
 // Gone (reason Expired). It does not tell kube-apiserver's watch cache.
-func (cp *ControlPlane) CompactEtcd(ctx context.Context, revision int64) error {
+func (env *Env) CompactEtcd(ctx context.Context, revision int64) error {
 	req := map[string]any{"revision": strconv.FormatInt(revision, 10), "physical": true}
-	return cp.etcdCall(ctx, "/v3/kv/compaction", req, nil)
+	return env.etcdCall(ctx, "/v3/kv/compaction", req, nil)
 }
 
 // etcdCall posts body as JSON to etcd's gRPC gateway path and decodes the
 // answer into out (when not nil).
-func (cp *ControlPlane) etcdCall(ctx context.Context, path string, body, out any) error {
+func (env *Env) etcdCall(ctx context.Context, path string, body, out any) error {
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	data, err := json.Marshal(body)
 	if err != nil {
 		return err
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, cp.EtcdURL+path, bytes.NewReader(data))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, env.EtcdURL+path, bytes.NewReader(data))
 	if err != nil {
 		return err
 	}
@@ -86,4 +86,20 @@ func parseEtcdInt(raw json.RawMessage) (int64, error) {
 		return 0, fmt.Errorf("etcd answered revision %s: %w", raw, err)
 	}
 	return n, nil
+}
+
+// etcdArgs is etcd's command line for a single member listening on the
+// given loopback URLs, keeping its data under dataDir.
+func etcdArgs(clientURL, peerURL, dataDir string) []string {
+	return []string{
+		"--name=testenv",
+		"--data-dir=" + dataDir,
+		"--listen-client-urls=" + clientURL,
+		"--advertise-client-urls=" + clientURL,
+		"--listen-peer-urls=" + peerURL,
+		"--initial-advertise-peer-urls=" + peerURL,
+		"--initial-cluster=testenv=" + peerURL,
+		"--unsafe-no-fsync",
+		"--log-level=warn",
+	}
 }

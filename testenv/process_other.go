@@ -1,6 +1,6 @@
 //go:build unix && !linux
 
-package framework
+package testenv
 
 import "syscall"
 

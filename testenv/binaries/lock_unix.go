@@ -1,6 +1,6 @@
 //go:build unix
 
-package framework
+package binaries
 
 import (
 	"fmt"
@@ -13,11 +13,11 @@ import (
 func lockFile(path string) (func(), error) {
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o600)
 	if err != nil {
-		return nil, fmt.Errorf("opening lock file: %w", err)
+		return nil, fmt.Errorf("binaries: opening lock file: %w", err)
 	}
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
 		f.Close()
-		return nil, fmt.Errorf("locking %s: %w", path, err)
+		return nil, fmt.Errorf("binaries: locking %s: %w", path, err)
 	}
 	return func() {
 		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)

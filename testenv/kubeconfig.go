@@ -1,4 +1,4 @@
-package framework
+package testenv
 
 import (
 	"fmt"
@@ -13,7 +13,7 @@ func writeKubeconfig(path, host, caFile, user, token string) error {
 	content := fmt.Sprintf(`apiVersion: v1
 kind: Config
 clusters:
-- name: integration
+- name: testenv
   cluster:
     server: %s
     certificate-authority: %s
@@ -22,11 +22,11 @@ users:
   user:
     token: %s
 contexts:
-- name: integration
+- name: testenv
   context:
-    cluster: integration
+    cluster: testenv
     user: %s
-current-context: integration
+current-context: testenv
 `, q(host), q(caFile), q(user), q(token), q(user))
 	return os.WriteFile(path, []byte(content), 0o600)
 }

@@ -1,4 +1,4 @@
-package framework
+package testenv
 
 import (
 	"crypto/ecdsa"
@@ -43,7 +43,7 @@ func writePKI(dir string) (pkiFiles, error) {
 	}
 	caTemplate := &x509.Certificate{
 		SerialNumber:          big.NewInt(1),
-		Subject:               pkix.Name{CommonName: "kubeclient-integration-ca"},
+		Subject:               pkix.Name{CommonName: "kubeclient-testenv-ca"},
 		NotBefore:             now.Add(-time.Hour),
 		NotAfter:              now.Add(24 * time.Hour),
 		KeyUsage:              x509.KeyUsageCertSign | x509.KeyUsageDigitalSignature,

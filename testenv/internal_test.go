@@ -1,4 +1,4 @@
-package framework
+package testenv
 
 import (
 	"crypto/tls"
@@ -91,5 +91,65 @@ func TestFreePortsAreDistinct(t *testing.T) {
 			t.Errorf("ports %v: bad or repeated %d", ports, p)
 		}
 		seen[p] = true
+	}
+}
+
+func TestFeatureGatesFlag(t *testing.T) {
+	if got := featureGatesFlag(nil); got != "" {
+		t.Errorf("no gates: %q", got)
+	}
+	got := featureGatesFlag(map[string]bool{"Zeta": false, "Alpha": true})
+	if want := "--feature-gates=Alpha=true,Zeta=false"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+func TestWriteTokens(t *testing.T) {
+	env := &Env{Dir: t.TempDir()}
+	path, err := env.writeTokens([]User{{Name: "ops", Groups: []string{"a", "b"}}, {Name: "dev"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := AdminToken + ",admin,admin-uid,\"system:masters\"\n" +
+		UnprivilegedToken + ",jane,jane-uid\n" +
+		"testenv-token-ops,ops,ops-uid,\"a,b\"\n" +
+		"testenv-token-dev,dev,dev-uid\n"
+	if string(data) != want {
+		t.Errorf("token file:\n%s\nwant:\n%s", data, want)
+	}
+	for _, bad := range [][]User{{{Name: ""}}, {{Name: "a,b"}}, {{Name: "x"}, {Name: "x"}}, {{Name: AdminUser}}} {
+		if _, err := (&Env{Dir: t.TempDir()}).writeTokens(bad); err == nil {
+			t.Errorf("users %v accepted", bad)
+		}
+	}
+}
+
+func TestToCRD(t *testing.T) {
+	type typed struct {
+		Metadata map[string]any `json:"metadata"`
+		Spec     map[string]any `json:"spec"`
+	}
+	u, err := toCRD(typed{Metadata: map[string]any{"name": "foos.example.com", "resourceVersion": "7"}, Spec: map[string]any{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u.GetKind() != "CustomResourceDefinition" || u.GetAPIVersion() != "apiextensions.k8s.io/v1" {
+		t.Errorf("type not filled in: %s %s", u.GetAPIVersion(), u.GetKind())
+	}
+	if u.GetResourceVersion() != "" {
+		t.Errorf("resourceVersion %q kept", u.GetResourceVersion())
+	}
+	for _, bad := range []any{
+		map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": "x"}},
+		map[string]any{"kind": "CustomResourceDefinition"},
+		"not an object",
+	} {
+		if _, err := toCRD(bad); err == nil {
+			t.Errorf("toCRD(%v) accepted", bad)
+		}
 	}
 }
