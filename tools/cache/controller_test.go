@@ -336,3 +336,23 @@ func TestControllerKeepsProcessingAfterErrors(t *testing.T) {
 	cancel()
 	<-done
 }
+
+func TestHandlerSink(t *testing.T) {
+	var got []string
+	sink := handlerSink{ResourceEventHandlerFuncs{
+		AddFunc:    func(obj interface{}) { got = append(got, "add "+describeObj(obj)) },
+		UpdateFunc: func(o, n interface{}) { got = append(got, "update "+describeObj(o)+"->"+describeObj(n)) },
+		DeleteFunc: func(obj interface{}) { got = append(got, "delete "+describeObj(obj)) },
+	}}
+	sink.add(pod("ns", "a", "1", nil), true)
+	sink.update(pod("ns", "a", "1", nil), pod("ns", "a", "2", nil), false)
+	sink.resyncAll([]interface{}{pod("ns", "a", "2", nil), pod("ns", "b", "1", nil)})
+	sink.delete(pod("ns", "a", "2", nil))
+	want := "add a@1, update a@1->a@2, update a@2->a@2, update b@1->b@1, delete a@2"
+	if strings.Join(got, ", ") != want {
+		t.Errorf("got %q\nwant %q", strings.Join(got, ", "), want)
+	}
+	if sameResourceVersion("not an object", pod("ns", "a", "1", nil)) || sameResourceVersion(pod("ns", "a", "1", nil), "x") {
+		t.Error("objects without metadata have the same version")
+	}
+}

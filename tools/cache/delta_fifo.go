@@ -101,6 +101,35 @@ func NewDeltaFIFOWithOptions(opts DeltaFIFOOptions) *DeltaFIFO {
 	return f
 }
 
+// Name returns the queue's name.
+func (f *DeltaFIFO) Name() string { return f.sync.Name() }
+
+// Done is closed once HasSynced becomes true.
+func (f *DeltaFIFO) Done() <-chan struct{} { return f.sync.Done() }
+
+// HasSynced reports whether a plain write came first or everything from
+// the first Replace has been popped.
+func (f *DeltaFIFO) HasSynced() bool { return f.hasSynced() }
+
+// HasSyncedChecker returns a DoneChecker for HasSynced.
+func (f *DeltaFIFO) HasSyncedChecker() DoneChecker { return f.sync }
+
+// Transformer returns the configured transform.
+func (f *DeltaFIFO) Transformer() TransformFunc { return f.transformer }
+
+// IsClosed reports whether Close was called.
+func (f *DeltaFIFO) IsClosed() bool { return f.isClosed() }
+
+// Close wakes blocked Pop calls, which then return ErrFIFOClosed once the
+// queue is drained.
+func (f *DeltaFIFO) Close() { f.close() }
+
+// Add queues an Added delta for obj.
+func (f *DeltaFIFO) Add(obj interface{}) error { return f.write(Added, obj) }
+
+// Update queues an Updated delta for obj.
+func (f *DeltaFIFO) Update(obj interface{}) error { return f.write(Updated, obj) }
+
 // KeyOf is the key function, extended to Deltas (key of the newest object)
 // and DeletedFinalStateUnknown (its recorded key).
 func (f *DeltaFIFO) KeyOf(obj interface{}) (string, error) { return f.keyOf(obj) }

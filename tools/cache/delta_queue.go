@@ -15,8 +15,7 @@ import (
 // deltaOrder: per object (DeltaFIFO) or as one stream (RealFIFO).
 //
 // lock guards every field and the order; cond, bound to lock, is signalled
-// when a delta is queued and on Close. The exported methods defined here
-// are promoted to both queues.
+// when a delta is queued and on Close.
 type deltaQueue struct {
 	lock sync.RWMutex
 	cond sync.Cond
@@ -73,55 +72,36 @@ func (q *deltaQueue) init(order deltaOrder, c deltaQueueConfig) {
 	q.metrics = c.metrics
 }
 
-// Name returns the queue's name.
-func (q *deltaQueue) Name() string { return q.sync.Name() }
+// The exported methods DeltaFIFO and RealFIFO share delegate to these.
 
-// Done is closed once HasSynced becomes true.
-func (q *deltaQueue) Done() <-chan struct{} { return q.sync.Done() }
-
-// HasSynced reports whether a plain write came first or everything from
-// the first Replace has been popped.
-func (q *deltaQueue) HasSynced() bool {
+func (q *deltaQueue) hasSynced() bool {
 	q.lock.Lock()
 	defer q.lock.Unlock()
 	return q.sync.synced()
 }
 
-// HasSyncedChecker returns a DoneChecker for HasSynced.
-func (q *deltaQueue) HasSyncedChecker() DoneChecker { return q.sync }
-
-// Transformer returns the configured transform.
-func (q *deltaQueue) Transformer() TransformFunc { return q.transformer }
-
-// IsClosed reports whether Close was called.
-func (q *deltaQueue) IsClosed() bool {
+func (q *deltaQueue) isClosed() bool {
 	q.lock.Lock()
 	defer q.lock.Unlock()
 	return q.closed
 }
 
-// Close wakes blocked Pop calls, which then return ErrFIFOClosed.
-func (q *deltaQueue) Close() {
+// close wakes blocked pops, which then return ErrFIFOClosed once nothing
+// is pending.
+func (q *deltaQueue) close() {
 	q.lock.Lock()
 	defer q.lock.Unlock()
 	q.closed = true
 	q.cond.Broadcast()
 }
 
-// Add queues an Added delta for obj.
-func (q *deltaQueue) Add(obj interface{}) error {
+// write queues a delta of type t for obj from a plain write (Add, Update,
+// or RealFIFO's Delete), which also marks the queue populated.
+func (q *deltaQueue) write(t DeltaType, obj interface{}) error {
 	q.lock.Lock()
 	defer q.lock.Unlock()
 	q.sync.markPopulated(0)
-	return q.push(Added, obj, true)
-}
-
-// Update queues an Updated delta for obj.
-func (q *deltaQueue) Update(obj interface{}) error {
-	q.lock.Lock()
-	defer q.lock.Unlock()
-	q.sync.markPopulated(0)
-	return q.push(Updated, obj, true)
+	return q.push(t, obj, true)
 }
 
 // keyOf is the key function extended to Deltas (the key of the newest

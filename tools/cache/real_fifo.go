@@ -125,13 +125,37 @@ func NewRealFIFOWithOptions(opts RealFIFOOptions) *RealFIFO {
 	return f
 }
 
+// Name returns the queue's name.
+func (f *RealFIFO) Name() string { return f.sync.Name() }
+
+// Done is closed once HasSynced becomes true.
+func (f *RealFIFO) Done() <-chan struct{} { return f.sync.Done() }
+
+// HasSynced reports whether a plain write came first or everything from
+// the first Replace has been processed.
+func (f *RealFIFO) HasSynced() bool { return f.hasSynced() }
+
+// HasSyncedChecker returns a DoneChecker for HasSynced.
+func (f *RealFIFO) HasSyncedChecker() DoneChecker { return f.sync }
+
+// Transformer returns the configured transform.
+func (f *RealFIFO) Transformer() TransformFunc { return f.transformer }
+
+// IsClosed reports whether Close was called.
+func (f *RealFIFO) IsClosed() bool { return f.isClosed() }
+
+// Close wakes blocked Pop and PopBatch calls, which then return ErrFIFOClosed once the
+// queue is drained.
+func (f *RealFIFO) Close() { f.close() }
+
+// Add queues an Added delta for obj.
+func (f *RealFIFO) Add(obj interface{}) error { return f.write(Added, obj) }
+
+// Update queues an Updated delta for obj.
+func (f *RealFIFO) Update(obj interface{}) error { return f.write(Updated, obj) }
+
 // Delete queues a Deleted delta.
-func (f *RealFIFO) Delete(obj interface{}) error {
-	f.lock.Lock()
-	defer f.lock.Unlock()
-	f.sync.markPopulated(0)
-	return f.push(Deleted, obj, true)
-}
+func (f *RealFIFO) Delete(obj interface{}) error { return f.write(Deleted, obj) }
 
 // Bookmark queues a Bookmark delta when the queue emits them.
 func (f *RealFIFO) Bookmark(resourceVersion string) error {

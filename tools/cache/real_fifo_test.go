@@ -345,3 +345,12 @@ func TestDeltaStreamReusesItsBuffer(t *testing.T) {
 		t.Errorf("a drained buffer of %d was kept", cap(s.items))
 	}
 }
+
+func TestNewRealFIFO(t *testing.T) {
+	calls := 0
+	f := NewRealFIFO(MetaNamespaceKeyFunc, knownPods(pod("ns", "k", "1", nil)), labelTransform(&calls))
+	_ = f.Replace(nil, "1")
+	if got := drainDeltas(t, f); len(got) != 1 || got[0] != "Deleted:tombstone(ns/k,k@1)" {
+		t.Errorf("NewRealFIFO is not a non-atomic queue over its known objects: %q", got)
+	}
+}

@@ -143,3 +143,33 @@ func TestReflectorBacksOffExponentially(t *testing.T) {
 	}
 	waitUntil(t, "fourth attempt", func() bool { return count() == 4 })
 }
+
+// TestReflectorLifecycle: the stop-channel forms end when the channel is
+// closed, and the convenience constructors name and wire the reflector.
+func TestReflectorLifecycle(t *testing.T) {
+	lw := &scriptedLW{noWatchList: true,
+		list: func(int, metav1.ListOptions) (runtime.Object, error) {
+			return podList("1", "", pod("ns", "a", "1", nil)), nil
+		},
+		watch: func(int, metav1.ListOptions) (watch.Interface, error) { return watch.NewFake(), nil },
+	}
+	indexer, r := NewNamespaceKeyedIndexerAndReflector(lw, &v1.Pod{}, 0)
+	stop := make(chan struct{})
+	ran := make(chan struct{})
+	go func() { defer close(ran); r.Run(stop) }()
+	waitUntil(t, "list", func() bool { return len(indexer.ListKeys()) == 1 })
+	if keys, _ := indexer.IndexKeys(NamespaceIndex, "ns"); len(keys) != 1 {
+		t.Errorf("namespace index %v", keys)
+	}
+	close(stop)
+	<-ran
+
+	stop = make(chan struct{})
+	returned := make(chan error)
+	go func() { returned <- r.ListAndWatch(stop) }()
+	waitUntil(t, "second watch", func() bool { _, w := lw.recorded(); return len(w) == 2 })
+	close(stop)
+	if err := <-returned; err != nil {
+		t.Errorf("ListAndWatch after stop = %v", err)
+	}
+}
