@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -118,6 +117,7 @@ func BenchmarkInformerWatchStream(b *testing.B) {
 	}
 	fw := watch.NewFakeWithChanSize(1024, false)
 	var watched atomic.Bool
+	watchStarted := make(chan struct{})
 	lw := &ListWatch{
 		ListWithContextFunc: func(context.Context, metav1.ListOptions) (kruntime.Object, error) {
 			return &v1.PodList{ListMeta: metav1.ListMeta{ResourceVersion: "0"}}, nil
@@ -126,6 +126,7 @@ func BenchmarkInformerWatchStream(b *testing.B) {
 			if watched.Swap(true) {
 				return watch.NewFake(), nil
 			}
+			close(watchStarted)
 			return fw, nil
 		},
 	}
@@ -135,9 +136,7 @@ func BenchmarkInformerWatchStream(b *testing.B) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { defer close(done); inf.RunWithContext(ctx) }()
-	for !inf.HasSynced() || !watched.Load() {
-		time.Sleep(time.Millisecond)
-	}
+	WaitFor(ctx, "", inf.HasSyncedChecker(), channelChecker{name: "watch", ch: watchStarted})
 	b.ReportAllocs()
 	b.ResetTimer()
 	for _, e := range events {

@@ -1,6 +1,7 @@
 package cache
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -43,5 +44,197 @@ func TestResourceEventHandlerFuncsNilSafe(t *testing.T) {
 	h.OnAdd(nil, true)
 	if !added {
 		t.Error("detailed AddFunc not called with isInInitialList")
+	}
+}
+
+// callRecorder logs the calls of every handler flavour in one format.
+type callRecorder struct{ calls []string }
+
+func (r *callRecorder) record(format string, args ...interface{}) {
+	r.calls = append(r.calls, fmt.Sprintf(format, args...))
+}
+
+func podName(obj interface{}) string {
+	if p, ok := obj.(*v1.Pod); ok && p != nil {
+		return p.Name
+	}
+	return fmt.Sprint(obj)
+}
+
+// TestEventHandlerFlavours drives each handler type of this package with
+// the same calls and compares what reaches the functions.
+func TestEventHandlerFlavours(t *testing.T) {
+	a, b := pod("ns", "a", "1", map[string]string{"pass": "y"}), pod("ns", "b", "2", nil)
+	tombstone := DeletedFinalStateUnknown{Key: "ns/a", Obj: a}
+	passes := func(obj *v1.Pod) bool { return obj != nil && obj.Labels["pass"] == "y" }
+	type handlers struct {
+		untyped ResourceEventHandler
+		typed   TypedResourceEventHandler[*v1.Pod]
+	}
+	build := map[string]func(r *callRecorder) handlers{
+		"Funcs": func(r *callRecorder) handlers {
+			return handlers{
+				untyped: ResourceEventHandlerFuncs{
+					AddFunc:    func(obj interface{}) { r.record("add %s", podName(obj)) },
+					UpdateFunc: func(o, n interface{}) { r.record("update %s->%s", podName(o), podName(n)) },
+					DeleteFunc: func(obj interface{}) { r.record("delete %s", podName(obj)) },
+				},
+				typed: TypedResourceEventHandlerFuncs[*v1.Pod]{
+					AddFunc:    func(obj *v1.Pod) { r.record("add %s", obj.Name) },
+					UpdateFunc: func(o, n *v1.Pod) { r.record("update %s->%s", o.Name, n.Name) },
+					DeleteFunc: func(d DeletedObject[*v1.Pod]) { r.record("delete %s", podName(d.OptionalObj)) },
+				},
+			}
+		},
+		"DetailedFuncs": func(r *callRecorder) handlers {
+			return handlers{
+				untyped: ResourceEventHandlerDetailedFuncs{
+					AddFunc:    func(obj interface{}, initial bool) { r.record("add %s initial=%v", podName(obj), initial) },
+					UpdateFunc: func(o, n interface{}) { r.record("update %s->%s", podName(o), podName(n)) },
+					DeleteFunc: func(obj interface{}) { r.record("delete %s", podName(obj)) },
+				},
+				typed: TypedResourceEventHandlerDetailedFuncs[*v1.Pod]{
+					AddFunc:    func(obj *v1.Pod, initial bool) { r.record("add %s initial=%v", obj.Name, initial) },
+					UpdateFunc: func(o, n *v1.Pod) { r.record("update %s->%s", o.Name, n.Name) },
+					DeleteFunc: func(d DeletedObject[*v1.Pod]) { r.record("delete %s", podName(d.OptionalObj)) },
+				},
+			}
+		},
+	}
+	for _, tc := range []struct {
+		flavour string
+		call    func(h handlers, typed bool)
+		want    string
+	}{
+		{"Funcs", func(h handlers, typed bool) {
+			if typed {
+				h.typed.OnAdd(a, true)
+				h.typed.OnUpdate(a, b)
+				h.typed.OnDelete(DeletedObject[*v1.Pod]{OptionalObj: b})
+				return
+			}
+			h.untyped.OnAdd(a, true)
+			h.untyped.OnUpdate(a, b)
+			h.untyped.OnDelete(b)
+		}, "add a;update a->b;delete b"},
+		{"DetailedFuncs", func(h handlers, typed bool) {
+			if typed {
+				h.typed.OnAdd(a, true)
+				h.typed.OnAdd(b, false)
+				h.typed.OnUpdate(b, a)
+				h.typed.OnDelete(DeletedObject[*v1.Pod]{OptionalObj: a})
+				return
+			}
+			h.untyped.OnAdd(a, true)
+			h.untyped.OnAdd(b, false)
+			h.untyped.OnUpdate(b, a)
+			h.untyped.OnDelete(a)
+		}, "add a initial=true;add b initial=false;update b->a;delete a"},
+	} {
+		for _, typed := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/typed=%v", tc.flavour, typed), func(t *testing.T) {
+				r := &callRecorder{}
+				tc.call(build[tc.flavour](r), typed)
+				if got := strings.Join(r.calls, ";"); got != tc.want {
+					t.Errorf("calls %q, want %q", got, tc.want)
+				}
+			})
+		}
+	}
+
+	t.Run("unset functions are skipped", func(t *testing.T) {
+		for _, h := range []ResourceEventHandler{ResourceEventHandlerFuncs{}, ResourceEventHandlerDetailedFuncs{}} {
+			h.OnAdd(a, true)
+			h.OnUpdate(a, b)
+			h.OnDelete(tombstone)
+		}
+		for _, h := range []TypedResourceEventHandler[*v1.Pod]{TypedResourceEventHandlerFuncs[*v1.Pod]{}, TypedResourceEventHandlerDetailedFuncs[*v1.Pod]{}} {
+			h.OnAdd(a, true)
+			h.OnUpdate(a, b)
+			h.OnDelete(DeletedObject[*v1.Pod]{})
+		}
+	})
+
+	// The filtering handlers: events for objects that pass go through; an
+	// update across the filter becomes an add or a delete.
+	for _, tc := range []struct {
+		name string
+		call func(untyped ResourceEventHandler, typed TypedResourceEventHandler[*v1.Pod])
+		want string
+	}{
+		{"add passing", func(u ResourceEventHandler, ty TypedResourceEventHandler[*v1.Pod]) {
+			if u != nil {
+				u.OnAdd(a, true)
+			} else {
+				ty.OnAdd(a, true)
+			}
+		}, "add a initial=true"},
+		{"add filtered out", func(u ResourceEventHandler, ty TypedResourceEventHandler[*v1.Pod]) {
+			if u != nil {
+				u.OnAdd(b, true)
+			} else {
+				ty.OnAdd(b, true)
+			}
+		}, ""},
+		{"update into the filter", func(u ResourceEventHandler, ty TypedResourceEventHandler[*v1.Pod]) {
+			if u != nil {
+				u.OnUpdate(b, a)
+			} else {
+				ty.OnUpdate(b, a)
+			}
+		}, "add a initial=false"},
+		{"update out of the filter", func(u ResourceEventHandler, ty TypedResourceEventHandler[*v1.Pod]) {
+			if u != nil {
+				u.OnUpdate(a, b)
+			} else {
+				ty.OnUpdate(a, b)
+			}
+		}, "delete a"},
+		{"update within", func(u ResourceEventHandler, ty TypedResourceEventHandler[*v1.Pod]) {
+			if u != nil {
+				u.OnUpdate(a, a)
+			} else {
+				ty.OnUpdate(a, a)
+			}
+		}, "update a->a"},
+		{"update outside", func(u ResourceEventHandler, ty TypedResourceEventHandler[*v1.Pod]) {
+			if u != nil {
+				u.OnUpdate(b, b)
+			} else {
+				ty.OnUpdate(b, b)
+			}
+		}, ""},
+		{"delete passing", func(u ResourceEventHandler, ty TypedResourceEventHandler[*v1.Pod]) {
+			if u != nil {
+				u.OnDelete(a)
+			} else {
+				ty.OnDelete(DeletedObject[*v1.Pod]{OptionalObj: a})
+			}
+		}, "delete a"},
+		{"delete filtered out", func(u ResourceEventHandler, ty TypedResourceEventHandler[*v1.Pod]) {
+			if u != nil {
+				u.OnDelete(b)
+			} else {
+				ty.OnDelete(DeletedObject[*v1.Pod]{OptionalObj: b})
+			}
+		}, ""},
+	} {
+		for _, typed := range []bool{false, true} {
+			t.Run(fmt.Sprintf("Filtering/%s/typed=%v", tc.name, typed), func(t *testing.T) {
+				r := &callRecorder{}
+				h := build["DetailedFuncs"](r)
+				if typed {
+					tc.call(nil, TypedFilteringResourceEventHandler[*v1.Pod]{FilterFunc: passes, Handler: h.typed})
+				} else {
+					tc.call(FilteringResourceEventHandler{
+						FilterFunc: func(obj interface{}) bool { return passes(obj.(*v1.Pod)) },
+						Handler:    h.untyped,
+					}, nil)
+				}
+				if got := strings.Join(r.calls, ";"); got != tc.want {
+					t.Errorf("calls %q, want %q", got, tc.want)
+				}
+			})
+		}
 	}
 }

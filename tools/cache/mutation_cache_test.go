@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/klog/v2"
+	testingclock "k8s.io/utils/clock/testing"
 )
 
 func podWithUID(name, uid, rv string) *v1.Pod {
@@ -305,5 +306,57 @@ func TestMutationCacheStoresValuesThatAreNotObjects(t *testing.T) {
 				t.Errorf("second GetByKey = %s, want %s", got, want)
 			}
 		})
+	}
+}
+
+func TestCompareIntegerResourceVersions(t *testing.T) {
+	withRV := func(rv string) runtime.Object { return pod("ns", "a", rv, nil) }
+	for _, tc := range []struct {
+		lhs, rhs runtime.Object
+		want     int
+	}{
+		{withRV("2"), withRV("10"), -1},
+		{withRV("10"), withRV("2"), 1},
+		{withRV("7"), withRV("7"), 0},
+		{withRV("x"), withRV("1"), -1}, // unparsable counts as oldest
+		{withRV("1"), withRV(""), 1},
+		{withRV("x"), withRV("y"), 0},
+		{&metav1.Status{}, withRV("1"), -1}, // no metadata
+	} {
+		if got := compareIntegerResourceVersions(tc.lhs, tc.rhs); got != tc.want {
+			t.Errorf("compare(%v, %v) = %d, want %d", tc.lhs, tc.rhs, got, tc.want)
+		}
+	}
+	if sameUID(&metav1.Status{}, withRV("1")) || sameUID(withRV("1"), &metav1.Status{}) {
+		t.Error("objects without metadata have no UID to share")
+	}
+}
+
+// TestMutationCacheExpiry: mutations and tombstones last for the TTL.
+func TestMutationCacheExpiry(t *testing.T) {
+	clk := testingclock.NewFakeClock(time.Unix(1000, 0))
+	backing := NewIndexer(MetaNamespaceKeyFunc, Indexers{NamespaceIndex: MetaNamespaceIndexFunc})
+	mc := NewIntegerResourceVersionMutationCache(klog.Background(), backing, backing, time.Minute, true).(*mutationCache)
+	mc.recent.clock = clk
+	_ = backing.Add(pod("ns", "a", "1", nil))
+	mc.Mutation(pod("ns", "a", "2", nil))
+	mc.Mutation(pod("ns", "b", "2", nil))
+	clk.Step(59 * time.Second)
+	if obj, _, _ := mc.GetByKey("ns/a"); obj.(*v1.Pod).ResourceVersion != "2" {
+		t.Error("mutation gone before its TTL")
+	}
+	clk.Step(2 * time.Second)
+	if obj, _, _ := mc.GetByKey("ns/a"); obj.(*v1.Pod).ResourceVersion != "1" {
+		t.Error("mutation served after its TTL")
+	}
+	if objs, _ := mc.ByIndex(NamespaceIndex, "ns"); len(objs) != 1 {
+		t.Errorf("ByIndex after the TTL = %d objects, want the stored one", len(objs))
+	}
+	mc.OnAddOrUpdate(pod("ns", "b", "3", nil)) // nothing left to forget
+	mc.OnDelete(pod("ns", "c", "4", nil))
+	clk.Step(2 * time.Minute)
+	mc.Mutation(pod("ns", "c", "3", nil)) // the tombstone expired
+	if _, ok, _ := mc.GetByKey("ns/c"); !ok {
+		t.Error("an expired tombstone still blocks a mutation")
 	}
 }

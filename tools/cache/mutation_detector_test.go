@@ -25,3 +25,21 @@ func TestMutationDetectorFindsMutation(t *testing.T) {
 		t.Error("detector enabled without KUBE_CACHE_MUTATION_DETECTOR")
 	}
 }
+
+// TestMutationDetectorRunStops: Run checks on its ticker until stopCh is
+// closed; the disabled detector does nothing.
+func TestMutationDetectorRunStops(t *testing.T) {
+	d := &cacheMutationDetector{name: "test", period: time.Hour, retainDuration: time.Hour}
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		d.Run(stop)
+	}()
+	close(stop)
+	<-done
+
+	var disabled MutationDetector = noopMutationDetector{}
+	disabled.AddObject(pod("ns", "a", "1", nil))
+	disabled.Run(stop)
+}

@@ -265,3 +265,109 @@ func TestSharedInformerTransformAndSettersAfterStart(t *testing.T) {
 }
 
 var _ = metav1.ObjectMeta{}
+
+// TestSharedInformerResyncPeriodAdmission checks the period each handler
+// gets: at least a second, and a multiple of the informer's check period,
+// which handlers added before the start may lower.
+func TestSharedInformerResyncPeriodAdmission(t *testing.T) {
+	type add struct {
+		requested  time.Duration
+		useDefault bool
+	}
+	for _, tc := range []struct {
+		name       string
+		defaultRP  time.Duration
+		before     []add // added before the start
+		after      []add // added once started
+		wantPeriod []time.Duration
+		wantCheck  time.Duration
+	}{
+		{name: "no resyncs", defaultRP: 0, before: []add{{useDefault: true}, {requested: 0}},
+			wantPeriod: []time.Duration{0, 0}, wantCheck: 0},
+		{name: "too small raised to a second", defaultRP: time.Minute, before: []add{{requested: time.Millisecond}},
+			wantPeriod: []time.Duration{time.Second}, wantCheck: time.Second},
+		{name: "smaller period lowers the check period before the start",
+			defaultRP: time.Minute, before: []add{{useDefault: true}, {requested: 10 * time.Second}},
+			wantPeriod: []time.Duration{time.Minute, 10 * time.Second}, wantCheck: 10 * time.Second},
+		{name: "after the start a smaller period is raised to the check period",
+			defaultRP: time.Minute, before: []add{{useDefault: true}}, after: []add{{requested: 10 * time.Second}, {requested: 2 * time.Minute}},
+			wantPeriod: []time.Duration{time.Minute, time.Minute, 2 * time.Minute}, wantCheck: time.Minute},
+		{name: "informer without resyncs never resyncs", defaultRP: 0, before: []add{{requested: time.Minute}},
+			wantPeriod: []time.Duration{0}, wantCheck: 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			inf := NewSharedIndexInformer(fcache.NewFakeControllerSource(), &v1.Pod{}, tc.defaultRP, Indexers{}).(*sharedIndexInformer)
+			var regs []*processorListener
+			register := func(a add) {
+				var reg ResourceEventHandlerRegistration
+				var err error
+				if a.useDefault {
+					reg, err = inf.AddEventHandler(&eventLog{})
+				} else {
+					reg, err = inf.AddEventHandlerWithResyncPeriod(&eventLog{}, a.requested)
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				regs = append(regs, reg.(*processorListener))
+			}
+			for _, a := range tc.before {
+				register(a)
+			}
+			if len(tc.after) > 0 {
+				inf.startedLock.Lock()
+				inf.started = true // as RunWithContext does; nothing runs
+				inf.startedLock.Unlock()
+			}
+			for _, a := range tc.after {
+				register(a)
+			}
+			for i, l := range regs {
+				l.lock.Lock()
+				got := l.resyncPeriod
+				l.lock.Unlock()
+				if got != tc.wantPeriod[i] {
+					t.Errorf("handler %d: resync period %v, want %v", i, got, tc.wantPeriod[i])
+				}
+			}
+			if inf.resyncCheckPeriod != tc.wantCheck {
+				t.Errorf("check period %v, want %v", inf.resyncCheckPeriod, tc.wantCheck)
+			}
+		})
+	}
+}
+
+// TestSharedInformerLifecycle runs an informer through Run(stopCh) and
+// checks the read-only controller view and the lifecycle queries.
+func TestSharedInformerLifecycle(t *testing.T) {
+	source := fcache.NewFakeControllerSource()
+	source.Add(pod("ns", "a", "", nil))
+	inf := NewSharedIndexInformerWithOptions(source, &v1.Pod{}, SharedIndexInformerOptions{ObjectDescription: "pods"}).(*sharedIndexInformer)
+	if inf.HasStarted() || inf.IsStopped() || inf.LastSyncResourceVersion() != "" {
+		t.Fatal("a new informer must be neither started nor stopped and have no resource version")
+	}
+	view := inf.GetController()
+	if name := view.HasSyncedChecker().Name(); name != "pods" {
+		t.Errorf("checker name %q, want the object description", name)
+	}
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		inf.Run(stop)
+	}()
+	if !WaitFor(context.Background(), "", view.HasSyncedChecker()) {
+		t.Fatal("never synced")
+	}
+	view.Run(stop)                            // a no-op: the informer runs its own controller
+	view.RunWithContext(context.Background()) // likewise
+	if !inf.HasStarted() || !view.HasSynced() || view.LastSyncResourceVersion() == "" {
+		t.Errorf("started=%v synced=%v rv=%q", inf.HasStarted(), view.HasSynced(), view.LastSyncResourceVersion())
+	}
+	close(stop)
+	<-done
+	if !inf.IsStopped() {
+		t.Error("not stopped after Run returned")
+	}
+	inf.Run(make(chan struct{})) // a second run returns at once
+}

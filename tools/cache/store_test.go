@@ -3,12 +3,15 @@ package cache
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
 func pod(ns, name, rv string, labels map[string]string) *v1.Pod {
@@ -263,5 +266,72 @@ func TestDeletedObjectTombstone(t *testing.T) {
 	d, _ = toDeletedObject[*v1.Pod](DeletedFinalStateUnknown{Key: "a/b/c"})
 	if d.GetName() != "a/b/c" {
 		t.Errorf("invalid key must become the name, got %q", d.GetName())
+	}
+}
+
+// rvGauges records the resource-version gauges a store publishes.
+type rvGauges struct {
+	mu     sync.Mutex
+	values []float64
+}
+
+func (g *rvGauges) NewQueuedItemMetric(InformerNameAndResource) GaugeMetric { return discardMetric{} }
+func (g *rvGauges) NewProcessingLatencyMetric(InformerNameAndResource) HistogramMetric {
+	return discardMetric{}
+}
+func (g *rvGauges) NewStoreResourceVersionMetric(InformerNameAndResource) GaugeMetric {
+	return gaugeFunc(func(v float64) { g.mu.Lock(); g.values = append(g.values, v); g.mu.Unlock() })
+}
+
+// TestStoreMetrics: a named store publishes every numeric resource version
+// it records; an unnamed one, or one without a provider, publishes nothing.
+func TestStoreMetrics(t *testing.T) {
+	ResetInformerNamesForTesting()
+	defer ResetInformerNamesForTesting()
+	name, err := NewInformerName("store-metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	named := name.WithResource(schema.GroupVersionResource{Resource: "pods"})
+	for _, tc := range []struct {
+		name     string
+		id       InformerNameAndResource
+		provider bool
+		want     []float64
+	}{
+		{"named", named, true, []float64{3, 4, 5, 7}},
+		{"unnamed", InformerNameAndResource{}, true, nil},
+		{"no provider", named, false, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			gauges := &rvGauges{}
+			var provider InformerMetricsProvider
+			if tc.provider {
+				provider = gauges
+			}
+			store := NewStore(MetaNamespaceKeyFunc, WithStoreMetrics(tc.id, provider))
+			_ = store.Add(pod("ns", "a", "3", nil))
+			_ = store.Update(pod("ns", "a", "4", nil))
+			_ = store.Delete(pod("ns", "a", "5", nil))
+			store.Bookmark("not a number")
+			_ = store.Replace(nil, "7")
+			if !reflect.DeepEqual(gauges.values, tc.want) {
+				t.Errorf("gauge values %v, want %v", gauges.values, tc.want)
+			}
+			if rv := store.LastStoreSyncResourceVersion(); rv != "7" {
+				t.Errorf("resource version %q", rv)
+			}
+		})
+	}
+}
+
+func TestKeyErrorUnwraps(t *testing.T) {
+	cause := errors.New("no name")
+	err := error(KeyError{Obj: "x", Err: cause})
+	if !errors.Is(err, cause) {
+		t.Error("KeyError does not unwrap to its cause")
+	}
+	if want := "couldn't create key for object x: no name"; err.Error() != want {
+		t.Errorf("Error() = %q, want %q", err.Error(), want)
 	}
 }

@@ -94,23 +94,17 @@ type TypedResourceEventHandlerFuncs[T Object] struct {
 
 // OnAdd calls AddFunc if it is set.
 func (r TypedResourceEventHandlerFuncs[T]) OnAdd(obj T, isInInitialList bool) {
-	if r.AddFunc != nil {
-		r.AddFunc(obj)
-	}
+	callIfSet(r.AddFunc, obj)
 }
 
 // OnUpdate calls UpdateFunc if it is set.
 func (r TypedResourceEventHandlerFuncs[T]) OnUpdate(oldObj, newObj T) {
-	if r.UpdateFunc != nil {
-		r.UpdateFunc(oldObj, newObj)
-	}
+	callIfSet2(r.UpdateFunc, oldObj, newObj)
 }
 
 // OnDelete calls DeleteFunc if it is set.
 func (r TypedResourceEventHandlerFuncs[T]) OnDelete(obj DeletedObject[T]) {
-	if r.DeleteFunc != nil {
-		r.DeleteFunc(obj)
-	}
+	callIfSet(r.DeleteFunc, obj)
 }
 
 // TypedResourceEventHandlerDetailedFuncs is TypedResourceEventHandlerFuncs
@@ -123,23 +117,17 @@ type TypedResourceEventHandlerDetailedFuncs[T Object] struct {
 
 // OnAdd calls AddFunc if it is set.
 func (r TypedResourceEventHandlerDetailedFuncs[T]) OnAdd(obj T, isInInitialList bool) {
-	if r.AddFunc != nil {
-		r.AddFunc(obj, isInInitialList)
-	}
+	callIfSet2(r.AddFunc, obj, isInInitialList)
 }
 
 // OnUpdate calls UpdateFunc if it is set.
 func (r TypedResourceEventHandlerDetailedFuncs[T]) OnUpdate(oldObj, newObj T) {
-	if r.UpdateFunc != nil {
-		r.UpdateFunc(oldObj, newObj)
-	}
+	callIfSet2(r.UpdateFunc, oldObj, newObj)
 }
 
 // OnDelete calls DeleteFunc if it is set.
 func (r TypedResourceEventHandlerDetailedFuncs[T]) OnDelete(obj DeletedObject[T]) {
-	if r.DeleteFunc != nil {
-		r.DeleteFunc(obj)
-	}
+	callIfSet(r.DeleteFunc, obj)
 }
 
 // TypedFilteringResourceEventHandler is a type-safe

@@ -91,3 +91,26 @@ func TestTypedInformer(t *testing.T) {
 		t.Errorf("DeletedObject = %+v", d)
 	}
 }
+
+func TestTypedIndexer(t *testing.T) {
+	informer := NewTypedSharedIndexInformer[*v1.Pod](NewSharedIndexInformer(fcache.NewFakeControllerSource(), &v1.Pod{}, 0, Indexers{}))
+	idx := informer.GetTypedIndexer()
+	if err := idx.AddTypedIndexers(TypedIndexers[*v1.Pod]{"app": func(p *v1.Pod) ([]string, error) {
+		return []string{p.Labels["app"]}, nil
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	_ = idx.Add(pod("ns", "a", "1", map[string]string{"app": "web"}))
+	_ = idx.Add(pod("ns", "b", "1", map[string]string{"app": "db"}))
+	same, err := idx.TypedIndex("app", pod("", "", "", map[string]string{"app": "web"}))
+	if err != nil || len(same) != 1 || same[0].Name != "a" {
+		t.Errorf("TypedIndex = %v %v", same, err)
+	}
+	byValue, err := idx.ByTypedIndex("app", "db")
+	if err != nil || len(byValue) != 1 || byValue[0].Name != "b" {
+		t.Errorf("ByTypedIndex = %v %v", byValue, err)
+	}
+	if _, err := idx.TypedIndex("missing", pod("", "", "", nil)); err == nil {
+		t.Error("TypedIndex of a missing index succeeded")
+	}
+}
