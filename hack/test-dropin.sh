@@ -6,6 +6,8 @@
 # Tests the environment cannot pass fail on both and are only counted.
 #
 # Usage: hack/test-dropin.sh [project ...]   (default: all three)
+# The reference run uses client-go v0.37.2 (the release the drop-in stands in
+# for), raised from the project's own requirement where that is lower.
 #   projects: cli-runtime (k8s.io/cli-runtime v0.37.2), kubectl
 #   (k8s.io/kubectl v0.37.2), controller-runtime (sigs.k8s.io/controller-runtime
 #   v0.25.3, whose envtest runs our kube-apiserver and etcd).
@@ -125,6 +127,10 @@ for p in "${projects[@]}"; do
     mkdir -p "$work/src"
     cp -R "$src" "$copy"
     chmod -R u+w "$copy"
+    # Both sides build on client-go v0.37.2's requirements: the reference
+    # is the release the drop-in stands in for (controller-runtime v0.25.3
+    # itself asks for v0.37.0), the drop-in replaces it.
+    (cd "$copy" && go mod edit -require k8s.io/client-go@v0.37.2)
     if [ "$side" = dropin ]; then
       (cd "$copy" && go mod edit -replace "k8s.io/client-go=$dropin")
     fi
