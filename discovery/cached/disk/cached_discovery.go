@@ -30,9 +30,6 @@ const (
 	// resourcesFileName holds one group-version's resources in
 	// <cache directory>/<group-version>/.
 	resourcesFileName = "serverresources.json"
-
-	cacheDirPerm  os.FileMode = 0o750
-	cacheFilePerm os.FileMode = 0o660
 )
 
 // CachedDiscoveryClient answers discovery from files in a cache directory,
@@ -244,35 +241,15 @@ func (d *CachedDiscoveryClient) writeCachedFile(filename, kind string, obj any) 
 	if err != nil {
 		return err
 	}
-	dir := filepath.Dir(filename)
-	if err := os.MkdirAll(dir, cacheDirPerm); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(dir, filepath.Base(filename)+".")
-	if err != nil {
-		return err
-	}
-	tmpName := tmp.Name()
-	defer os.Remove(tmpName) // fails harmlessly once renamed
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(cacheFilePerm); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if err := os.Rename(tmpName, filename); err != nil {
-		return err
-	}
-	d.ownFiles[filename] = struct{}{}
-	return nil
+	return replaceFile(filename, func(tmp, path string) error {
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		if err := os.Rename(tmp, path); err != nil {
+			return err
+		}
+		d.ownFiles[path] = struct{}{}
+		return nil
+	}, data)
 }
 
 // encodeWithTypeMeta encodes obj as JSON with apiVersion "v1" and kind set,
