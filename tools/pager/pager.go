@@ -72,67 +72,58 @@ func (p *ListPager) ListWithAlloc(ctx context.Context, options metav1.ListOption
 }
 
 func (p *ListPager) list(ctx context.Context, options metav1.ListOptions, allocNew bool) (runtime.Object, bool, error) {
-	if options.Limit == 0 {
-		options.Limit = p.PageSize
-	}
-	requestedRV := options.ResourceVersion
-	requestedRVMatch := options.ResourceVersionMatch
-	var list *metainternalversion.List
-	paginated := false
+	walk := p.walk(options)
+	var merged *mergedList
 	for {
-		select {
-		case <-ctx.Done():
-			return nil, paginated, ctx.Err()
+		page, info, err := walk.next(ctx)
+		switch {
+		case err == nil:
+		case walk.continuing() && p.FullListIfExpired && errors.IsResourceExpired(err):
+			// The continue token expired: list everything in one request
+			// at the resource version first asked for.
+			full, err := p.PageFn(ctx, walk.unpaged())
+			return full, merged != nil, err
 		default:
+			return nil, merged != nil, err
 		}
-		obj, err := p.PageFn(ctx, options)
-		if err != nil {
-			if !errors.IsResourceExpired(err) || !p.FullListIfExpired || options.Continue == "" {
-				return nil, paginated, err
+		if merged == nil {
+			if info.GetContinue() == "" {
+				return page, false, nil // the list fits one page
 			}
-			// The continue token expired: list everything in one go at the
-			// originally requested resource version.
-			options.Limit = 0
-			options.Continue = ""
-			options.ResourceVersion = requestedRV
-			options.ResourceVersionMatch = requestedRVMatch
-			result, err := p.PageFn(ctx, options)
-			return result, paginated, err
+			merged = newMergedList(info)
 		}
-		m, err := meta.ListAccessor(obj)
-		if err != nil {
-			return nil, paginated, fmt.Errorf("returned object must be a list: %v", err)
+		if err := merged.add(page, allocNew); err != nil {
+			return nil, true, err
 		}
-		if m.GetContinue() == "" && list == nil {
-			return obj, paginated, nil
+		if walk.finished() {
+			return merged.list, true, nil
 		}
-		if list == nil {
-			list = &metainternalversion.List{Items: make([]runtime.Object, 0, options.Limit+1)}
-			list.ResourceVersion = m.GetResourceVersion()
-			list.SelfLink = m.GetSelfLink()
-		}
-		appendItem := func(item runtime.Object) error {
-			list.Items = append(list.Items, item)
-			return nil
-		}
-		if allocNew {
-			err = meta.EachListItemWithAlloc(obj, appendItem)
-		} else {
-			err = meta.EachListItem(obj, appendItem)
-		}
-		if err != nil {
-			return nil, paginated, err
-		}
-		paginated = true
-		if m.GetContinue() == "" {
-			return list, paginated, nil
-		}
-		options.Continue = m.GetContinue()
-		// A continue token carries its own resource version; the server
-		// rejects requests that repeat it.
-		options.ResourceVersion = ""
-		options.ResourceVersionMatch = ""
 	}
+}
+
+// mergedList collects the items of several pages into one list that
+// carries the first page's resource version.
+type mergedList struct {
+	list *metainternalversion.List
+}
+
+func newMergedList(first metav1.ListInterface) *mergedList {
+	l := &metainternalversion.List{}
+	l.ResourceVersion = first.GetResourceVersion()
+	l.SelfLink = first.GetSelfLink()
+	return &mergedList{list: l}
+}
+
+// add appends the items of page, copied out of it when allocNew is set.
+func (m *mergedList) add(page runtime.Object, allocNew bool) error {
+	each := meta.EachListItem
+	if allocNew {
+		each = meta.EachListItemWithAlloc
+	}
+	return each(page, func(item runtime.Object) error {
+		m.list.Items = append(m.list.Items, item)
+		return nil
+	})
 }
 
 // EachListItem calls fn on every item of the list, fetching pages in the
@@ -188,31 +179,15 @@ func (p *ListPager) eachListChunkBuffered(ctx context.Context, options metav1.Li
 
 // eachListChunk calls fn with every page in order.
 func (p *ListPager) eachListChunk(ctx context.Context, options metav1.ListOptions, fn func(obj runtime.Object) error) error {
-	if options.Limit == 0 {
-		options.Limit = p.PageSize
-	}
-	for {
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		default:
-		}
-		obj, err := p.PageFn(ctx, options)
+	walk := p.walk(options)
+	for !walk.finished() {
+		page, _, err := walk.next(ctx)
 		if err != nil {
 			return err
 		}
-		m, err := meta.ListAccessor(obj)
-		if err != nil {
-			return fmt.Errorf("returned object must be a list: %v", err)
-		}
-		if err := fn(obj); err != nil {
+		if err := fn(page); err != nil {
 			return err
 		}
-		if m.GetContinue() == "" {
-			return nil
-		}
-		options.Continue = m.GetContinue()
-		options.ResourceVersion = ""
-		options.ResourceVersionMatch = ""
 	}
+	return nil
 }
