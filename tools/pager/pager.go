@@ -20,13 +20,6 @@ const (
 // ListPageFunc returns one page of a list for the given options.
 type ListPageFunc func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error)
 
-// SimplePageFunc adapts a list function without a context to ListPageFunc.
-func SimplePageFunc(fn func(opts metav1.ListOptions) (runtime.Object, error)) ListPageFunc {
-	return func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
-		return fn(opts)
-	}
-}
-
 // ListPager breaks a list call into pages of at most PageSize items. PageFn
 // must honour Limit and Continue in the options it is given; the pager never
 // touches label or field selectors.
@@ -48,12 +41,15 @@ type ListPager struct {
 // New returns a pager with the default page size that falls back to a full
 // list when a continue token expires.
 func New(fn ListPageFunc) *ListPager {
-	return &ListPager{
-		PageSize:          defaultPageSize,
-		PageFn:            fn,
-		FullListIfExpired: true,
-		PageBufferSize:    defaultPageBufferSize,
-	}
+	p := &ListPager{PageFn: fn, FullListIfExpired: true}
+	p.PageSize, p.PageBufferSize = defaultPageSize, defaultPageBufferSize
+	return p
+}
+
+// SimplePageFunc adapts a list function without a context to ListPageFunc;
+// the context is dropped.
+func SimplePageFunc(fn func(opts metav1.ListOptions) (runtime.Object, error)) ListPageFunc {
+	return func(_ context.Context, opts metav1.ListOptions) (runtime.Object, error) { return fn(opts) }
 }
 
 // List fetches the whole list page by page and returns it as one object.
@@ -132,49 +128,61 @@ func (m *mergedList) add(page runtime.Object, allocNew bool) error {
 // surfaces as an Expired error. Use EachListItemWithAlloc if fn retains
 // items for differing durations.
 func (p *ListPager) EachListItem(ctx context.Context, options metav1.ListOptions, fn func(obj runtime.Object) error) error {
-	return p.eachListChunkBuffered(ctx, options, func(obj runtime.Object) error {
-		return meta.EachListItem(obj, fn)
-	})
+	return p.eachItem(ctx, options, meta.EachListItem, fn)
 }
 
 // EachListItemWithAlloc is EachListItem that copies non-pointer items out of
 // each page before passing them to fn.
 func (p *ListPager) EachListItemWithAlloc(ctx context.Context, options metav1.ListOptions, fn func(obj runtime.Object) error) error {
-	return p.eachListChunkBuffered(ctx, options, func(obj runtime.Object) error {
-		return meta.EachListItemWithAlloc(obj, fn)
-	})
+	return p.eachItem(ctx, options, meta.EachListItemWithAlloc, fn)
 }
 
-// eachListChunkBuffered fetches pages on a producer goroutine and hands
-// them to fn on the caller's goroutine. The producer stops when the
-// consumer returns, because the shared context is canceled.
-func (p *ListPager) eachListChunkBuffered(ctx context.Context, options metav1.ListOptions, fn func(obj runtime.Object) error) error {
+// eachItem calls fn on every item of every page, in order, taking the items
+// out of each page with each.
+func (p *ListPager) eachItem(ctx context.Context, options metav1.ListOptions, each func(runtime.Object, func(runtime.Object) error) error, fn func(runtime.Object) error) error {
 	if p.PageBufferSize < 0 {
 		return fmt.Errorf("ListPager.PageBufferSize must be >= 0, got %d", p.PageBufferSize)
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+	return p.eachListChunkBuffered(ctx, options, func(page runtime.Object) error { return each(page, fn) })
+}
 
-	pages := make(chan runtime.Object, p.PageBufferSize)
-	producerErr := make(chan error, 1)
-	go func() {
-		defer utilruntime.HandleCrash()
-		defer close(pages)
-		producerErr <- p.eachListChunk(ctx, options, func(obj runtime.Object) error {
-			select {
-			case pages <- obj:
-				return nil
-			case <-ctx.Done():
-				return ctx.Err()
-			}
-		})
-	}()
+// eachListChunkBuffered fetches pages on a producer goroutine and hands
+// them to fn on the caller's goroutine. PageBufferSize must not be
+// negative. The producer stops when the
+// consumer returns, because the shared context is canceled.
+func (p *ListPager) eachListChunkBuffered(ctx context.Context, options metav1.ListOptions, fn func(obj runtime.Object) error) error {
+	ctx, stopProducer := context.WithCancel(ctx)
+	defer stopProducer()
+	pages, producerErr := p.prefetch(ctx, options)
 	for page := range pages {
 		if err := fn(page); err != nil {
 			return err
 		}
 	}
 	return <-producerErr
+}
+
+// prefetch runs eachListChunk on a goroutine of its own that hands the pages
+// over a channel holding up to PageBufferSize of them. The goroutine closes
+// the channel when done and then reports its error; it ends early when ctx
+// ends.
+func (p *ListPager) prefetch(ctx context.Context, options metav1.ListOptions) (<-chan runtime.Object, <-chan error) {
+	pages := make(chan runtime.Object, p.PageBufferSize)
+	result := make(chan error, 1)
+	handOver := func(page runtime.Object) error {
+		select {
+		case pages <- page:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	go func() {
+		defer utilruntime.HandleCrash()
+		defer close(pages)
+		result <- p.eachListChunk(ctx, options, handOver)
+	}()
+	return pages, result
 }
 
 // eachListChunk calls fn with every page in order.

@@ -23,10 +23,6 @@ type PreconditionFunc func(store cache.Store) (bool, error)
 // (the pod became ready).
 type ConditionFunc func(event watch.Event) (bool, error)
 
-// ErrWatchClosed reports, from UntilWithoutRetry, a watch that ended
-// before the conditions were met.
-var ErrWatchClosed = errors.New("watch closed before UntilWithoutRetry timeout")
-
 // UntilWithoutRetry reads events from watcher until the conditions are met
 // one after another (an event meeting one condition is also offered to the
 // next), and returns the last event. An error from a condition ends the
@@ -55,6 +51,10 @@ func UntilWithoutRetry(ctx context.Context, watcher watch.Interface, conditions 
 	}
 	return last, nil
 }
+
+// ErrWatchClosed reports, from UntilWithoutRetry, a watch that ended
+// before the conditions were met.
+var ErrWatchClosed = errors.New("watch closed before UntilWithoutRetry timeout")
 
 // conditionChain is the conditions still to be met, in order.
 type conditionChain []ConditionFunc
