@@ -18,21 +18,31 @@ import (
 // aggregated discovery marked stale; it is nil only when err is not.
 //
 // Prefer GroupsAndMaybeResourcesWithContext.
-func (d *DiscoveryClient) GroupsAndMaybeResources() (
-	*metav1.APIGroupList,
-	map[schema.GroupVersion]*metav1.APIResourceList,
-	map[schema.GroupVersion]error,
-	error) {
+func (d *DiscoveryClient) GroupsAndMaybeResources() (*metav1.APIGroupList, map[schema.GroupVersion]*metav1.APIResourceList, map[schema.GroupVersion]error, error) {
 	return d.GroupsAndMaybeResourcesWithContext(context.Background())
+}
+
+// ServerGroups returns the server's groups with their versions and preferred
+// version.
+//
+// Prefer ServerGroupsWithContext.
+func (d *DiscoveryClient) ServerGroups() (*metav1.APIGroupList, error) {
+	return d.ServerGroupsWithContext(context.Background())
+}
+
+// ServerGroupsWithContext returns the server's groups with their versions
+// and preferred version.
+func (d *DiscoveryClient) ServerGroupsWithContext(ctx context.Context) (*metav1.APIGroupList, error) {
+	groups, _, _, err := d.GroupsAndMaybeResourcesWithContext(ctx)
+	if err != nil {
+		groups = nil
+	}
+	return groups, err
 }
 
 // GroupsAndMaybeResourcesWithContext is GroupsAndMaybeResources with a
 // context.
-func (d *DiscoveryClient) GroupsAndMaybeResourcesWithContext(ctx context.Context) (
-	*metav1.APIGroupList,
-	map[schema.GroupVersion]*metav1.APIResourceList,
-	map[schema.GroupVersion]error,
-	error) {
+func (d *DiscoveryClient) GroupsAndMaybeResourcesWithContext(ctx context.Context) (*metav1.APIGroupList, map[schema.GroupVersion]*metav1.APIResourceList, map[schema.GroupVersion]error, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, nil, nil, err
 	}
@@ -142,24 +152,6 @@ func (d *DiscoveryClient) acceptHeader() string {
 	default:
 		return acceptAggregatedOrLegacy
 	}
-}
-
-// ServerGroups returns the server's groups with their versions and preferred
-// version.
-//
-// Prefer ServerGroupsWithContext.
-func (d *DiscoveryClient) ServerGroups() (*metav1.APIGroupList, error) {
-	return d.ServerGroupsWithContext(context.Background())
-}
-
-// ServerGroupsWithContext returns the server's groups with their versions
-// and preferred version.
-func (d *DiscoveryClient) ServerGroupsWithContext(ctx context.Context) (*metav1.APIGroupList, error) {
-	groups, _, _, err := d.GroupsAndMaybeResourcesWithContext(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return groups, nil
 }
 
 // ServerResourcesForGroupVersion returns the resources of groupVersion

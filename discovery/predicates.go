@@ -20,38 +20,29 @@ func (fn ResourcePredicateFunc) Match(groupVersion string, r *metav1.APIResource
 	return fn(groupVersion, r)
 }
 
-// SupportsAllVerbs matches resources supporting every one of Verbs.
-type SupportsAllVerbs struct {
-	Verbs []string
-}
-
-// Match reports whether r supports all of p.Verbs.
-func (p SupportsAllVerbs) Match(groupVersion string, r *metav1.APIResource) bool {
-	for _, verb := range p.Verbs {
-		if !slices.Contains(r.Verbs, verb) {
-			return false
-		}
-	}
-	return true
-}
-
 // FilteredBy returns copies of rls holding only the resources pred matches.
 // Lists left without resources are dropped. rls is not modified.
 func FilteredBy(pred ResourcePredicate, rls []*metav1.APIResourceList) []*metav1.APIResourceList {
-	result := []*metav1.APIResourceList{}
+	kept := make([]*metav1.APIResourceList, 0, len(rls))
 	for _, rl := range rls {
-		filtered := *rl
-		filtered.APIResources = nil
-		for i := range rl.APIResources {
-			if pred.Match(rl.GroupVersion, &rl.APIResources[i]) {
-				filtered.APIResources = append(filtered.APIResources, rl.APIResources[i])
-			}
-		}
-		if len(filtered.APIResources) > 0 {
-			result = append(result, &filtered)
+		if matching := matchingResources(pred, rl); len(matching) > 0 {
+			filtered := *rl
+			filtered.APIResources = matching
+			kept = append(kept, &filtered)
 		}
 	}
-	return result
+	return kept
+}
+
+// matchingResources returns the resources of rl that pred matches.
+func matchingResources(pred ResourcePredicate, rl *metav1.APIResourceList) []metav1.APIResource {
+	var matching []metav1.APIResource
+	for i := range rl.APIResources {
+		if pred.Match(rl.GroupVersion, &rl.APIResources[i]) {
+			matching = append(matching, rl.APIResources[i])
+		}
+	}
+	return matching
 }
 
 // GroupVersionResources returns the set of group-version-resources listed in
@@ -68,4 +59,15 @@ func GroupVersionResources(rls []*metav1.APIResourceList) (map[schema.GroupVersi
 		}
 	}
 	return set, nil
+}
+
+// SupportsAllVerbs matches resources supporting every one of Verbs.
+type SupportsAllVerbs struct {
+	Verbs []string
+}
+
+// Match reports whether r supports all of p.Verbs.
+func (p SupportsAllVerbs) Match(groupVersion string, r *metav1.APIResource) bool {
+	unsupported := func(verb string) bool { return !slices.Contains(r.Verbs, verb) }
+	return !slices.ContainsFunc(p.Verbs, unsupported)
 }

@@ -46,12 +46,22 @@ func NewDeferredDiscoveryRESTMapperWithContext(cl discovery.CachedDiscoveryInter
 }
 
 // getDelegate returns the mapper, building it from discovery if needed.
+// A failed discovery leaves no mapper, so the next lookup tries again.
 func (d *DeferredDiscoveryRESTMapper) getDelegate(ctx context.Context) (meta.RESTMapperWithContext, error) {
 	d.initMu.Lock()
 	defer d.initMu.Unlock()
-	if d.delegate != nil {
-		return d.delegate, nil
+	if d.delegate == nil {
+		mapper, err := d.discoverMapper(ctx)
+		if err != nil {
+			return nil, err
+		}
+		d.delegate = mapper
 	}
+	return d.delegate, nil
+}
+
+// discoverMapper builds a mapper from what discovery reports now.
+func (d *DeferredDiscoveryRESTMapper) discoverMapper(ctx context.Context) (meta.RESTMapperWithContext, error) {
 	if d.cl == nil {
 		return nil, errors.New("DeferredDiscoveryRESTMapper has no discovery client")
 	}
@@ -59,8 +69,7 @@ func (d *DeferredDiscoveryRESTMapper) getDelegate(ctx context.Context) (meta.RES
 	if err != nil {
 		return nil, err
 	}
-	d.delegate = NewDiscoveryRESTMapperWithContext(groupResources)
-	return d.delegate, nil
+	return NewDiscoveryRESTMapperWithContext(groupResources), nil
 }
 
 // Reset invalidates the discovery client and drops the mapper; the next
@@ -77,10 +86,11 @@ func (d *DeferredDiscoveryRESTMapper) ResetWithContext(ctx context.Context) {
 	klog.FromContext(ctx).V(5).Info("Invalidating discovery information")
 	d.initMu.Lock()
 	defer d.initMu.Unlock()
-	if d.cl != nil {
-		d.cl.InvalidateWithContext(ctx)
-	}
 	d.delegate = nil
+	if d.cl == nil {
+		return
+	}
+	d.cl.InvalidateWithContext(ctx)
 }
 
 // withRetry runs lookup against the mapper; when missed reports that the

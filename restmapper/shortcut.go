@@ -2,13 +2,9 @@ package restmapper
 
 import (
 	"context"
-	"fmt"
-	"strings"
 
 	"k8s.io/apimachinery/pkg/api/meta"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/klog/v2"
 
 	"github.com/kubeclient/client-go/discovery"
 )
@@ -50,10 +46,8 @@ func NewShortcutExpanderWithContext(delegate meta.RESTMapperWithContext, client 
 	return shortcutExpander{RESTMapper: delegate, discoveryClient: client, warningHandler: warningHandler}
 }
 
-// KindFor implements meta.RESTMapper.
-func (e shortcutExpander) KindFor(resource schema.GroupVersionResource) (schema.GroupVersionKind, error) {
-	return e.KindForWithContext(context.Background(), resource)
-}
+// The mapping methods expand the resource, then ask the delegate. GroupKind
+// arguments have no short forms and pass through.
 
 // KindForWithContext implements meta.RESTMapperWithContext. On a no-match
 // error the expansion is done once more: a delegate that resets its
@@ -61,15 +55,10 @@ func (e shortcutExpander) KindFor(resource schema.GroupVersionResource) (schema.
 // new resource whose short name the first expansion could not see.
 func (e shortcutExpander) KindForWithContext(ctx context.Context, resource schema.GroupVersionResource) (schema.GroupVersionKind, error) {
 	gvk, err := e.RESTMapper.KindForWithContext(ctx, e.expandResourceShortcut(ctx, resource))
-	if meta.IsNoMatchError(err) {
-		return e.RESTMapper.KindForWithContext(ctx, e.expandResourceShortcut(ctx, resource))
+	if !meta.IsNoMatchError(err) {
+		return gvk, err
 	}
-	return gvk, err
-}
-
-// KindsFor implements meta.RESTMapper.
-func (e shortcutExpander) KindsFor(resource schema.GroupVersionResource) ([]schema.GroupVersionKind, error) {
-	return e.KindsForWithContext(context.Background(), resource)
+	return e.RESTMapper.KindForWithContext(ctx, e.expandResourceShortcut(ctx, resource))
 }
 
 // KindsForWithContext implements meta.RESTMapperWithContext.
@@ -77,29 +66,14 @@ func (e shortcutExpander) KindsForWithContext(ctx context.Context, resource sche
 	return e.RESTMapper.KindsForWithContext(ctx, e.expandResourceShortcut(ctx, resource))
 }
 
-// ResourcesFor implements meta.RESTMapper.
-func (e shortcutExpander) ResourcesFor(resource schema.GroupVersionResource) ([]schema.GroupVersionResource, error) {
-	return e.ResourcesForWithContext(context.Background(), resource)
-}
-
-// ResourcesForWithContext implements meta.RESTMapperWithContext.
-func (e shortcutExpander) ResourcesForWithContext(ctx context.Context, resource schema.GroupVersionResource) ([]schema.GroupVersionResource, error) {
-	return e.RESTMapper.ResourcesForWithContext(ctx, e.expandResourceShortcut(ctx, resource))
-}
-
-// ResourceFor implements meta.RESTMapper.
-func (e shortcutExpander) ResourceFor(resource schema.GroupVersionResource) (schema.GroupVersionResource, error) {
-	return e.ResourceForWithContext(context.Background(), resource)
-}
-
 // ResourceForWithContext implements meta.RESTMapperWithContext.
 func (e shortcutExpander) ResourceForWithContext(ctx context.Context, resource schema.GroupVersionResource) (schema.GroupVersionResource, error) {
 	return e.RESTMapper.ResourceForWithContext(ctx, e.expandResourceShortcut(ctx, resource))
 }
 
-// ResourceSingularizer implements meta.RESTMapper.
-func (e shortcutExpander) ResourceSingularizer(resource string) (string, error) {
-	return e.ResourceSingularizerWithContext(context.Background(), resource)
+// ResourcesForWithContext implements meta.RESTMapperWithContext.
+func (e shortcutExpander) ResourcesForWithContext(ctx context.Context, resource schema.GroupVersionResource) ([]schema.GroupVersionResource, error) {
+	return e.RESTMapper.ResourcesForWithContext(ctx, e.expandResourceShortcut(ctx, resource))
 }
 
 // ResourceSingularizerWithContext implements meta.RESTMapperWithContext.
@@ -108,19 +82,9 @@ func (e shortcutExpander) ResourceSingularizerWithContext(ctx context.Context, r
 	return e.RESTMapper.ResourceSingularizerWithContext(ctx, expanded.Resource)
 }
 
-// RESTMapping implements meta.RESTMapper.
-func (e shortcutExpander) RESTMapping(gk schema.GroupKind, versions ...string) (*meta.RESTMapping, error) {
-	return e.RESTMappingWithContext(context.Background(), gk, versions...)
-}
-
 // RESTMappingWithContext implements meta.RESTMapperWithContext.
 func (e shortcutExpander) RESTMappingWithContext(ctx context.Context, gk schema.GroupKind, versions ...string) (*meta.RESTMapping, error) {
 	return e.RESTMapper.RESTMappingWithContext(ctx, gk, versions...)
-}
-
-// RESTMappings implements meta.RESTMapper.
-func (e shortcutExpander) RESTMappings(gk schema.GroupKind, versions ...string) ([]*meta.RESTMapping, error) {
-	return e.RESTMappingsWithContext(context.Background(), gk, versions...)
 }
 
 // RESTMappingsWithContext implements meta.RESTMapperWithContext.
@@ -128,118 +92,50 @@ func (e shortcutExpander) RESTMappingsWithContext(ctx context.Context, gk schema
 	return e.RESTMapper.RESTMappingsWithContext(ctx, gk, versions...)
 }
 
-// Reset resets the delegate if it is resettable.
-func (e shortcutExpander) Reset() {
-	e.ResetWithContext(context.Background())
-}
-
 // ResetWithContext resets the delegate if it is resettable.
 func (e shortcutExpander) ResetWithContext(ctx context.Context) {
 	meta.MaybeResetRESTMapperWithContext(ctx, e.RESTMapper)
 }
 
-// resourceShortcut ties a short name to the resource it stands for.
-type resourceShortcut struct {
-	ShortForm schema.GroupResource
-	LongForm  schema.GroupResource
+// The meta.RESTMapper methods are the ...WithContext ones with a
+// background context.
+
+// KindFor implements meta.RESTMapper.
+func (e shortcutExpander) KindFor(resource schema.GroupVersionResource) (schema.GroupVersionKind, error) {
+	return e.KindForWithContext(context.Background(), resource)
 }
 
-// shortcuts returns the discovered resource lists and the short names they
-// declare, in discovery (that is, group priority) order. Partial discovery
-// failures are logged and the resources found are used.
-func (e shortcutExpander) shortcuts(ctx context.Context) ([]*metav1.APIResourceList, []resourceShortcut) {
-	if e.discoveryClient == nil {
-		return nil, nil // nothing to expand with
-	}
-	_, lists, err := e.discoveryClient.ServerGroupsAndResourcesWithContext(ctx)
-	if err != nil {
-		klog.FromContext(ctx).V(1).Info("Error loading discovery information", "err", err)
-	}
-	var shortcuts []resourceShortcut
-	for _, list := range lists {
-		gv, err := schema.ParseGroupVersion(list.GroupVersion)
-		if err != nil {
-			klog.FromContext(ctx).V(1).Info("Unable to parse group/version", "groupVersion", list.GroupVersion, "err", err)
-			continue
-		}
-		for _, r := range list.APIResources {
-			for _, short := range r.ShortNames {
-				shortcuts = append(shortcuts, resourceShortcut{
-					ShortForm: schema.GroupResource{Group: gv.Group, Resource: short},
-					LongForm:  schema.GroupResource{Group: gv.Group, Resource: r.Name},
-				})
-			}
-		}
-	}
-	return lists, shortcuts
+// KindsFor implements meta.RESTMapper.
+func (e shortcutExpander) KindsFor(resource schema.GroupVersionResource) ([]schema.GroupVersionKind, error) {
+	return e.KindsForWithContext(context.Background(), resource)
 }
 
-// expandResourceShortcut returns resource with its short name replaced by
-// the full name (and group) it stands for. A full plural or singular name
-// is never expanded. When no short name matches exactly and a group is
-// given, the group may be a prefix of the short name's group ("autoscal"
-// matches "autoscaling"). Otherwise resource is returned unchanged. An
-// expanded resource carries no version.
-func (e shortcutExpander) expandResourceShortcut(ctx context.Context, resource schema.GroupVersionResource) schema.GroupVersionResource {
-	lists, shortcuts := e.shortcuts(ctx)
+// ResourceFor implements meta.RESTMapper.
+func (e shortcutExpander) ResourceFor(resource schema.GroupVersionResource) (schema.GroupVersionResource, error) {
+	return e.ResourceForWithContext(context.Background(), resource)
+}
 
-	for _, list := range lists {
-		gv, err := schema.ParseGroupVersion(list.GroupVersion)
-		if err != nil {
-			continue
-		}
-		if resource.Group != "" && resource.Group != gv.Group {
-			continue
-		}
-		for _, r := range list.APIResources {
-			if resource.Resource == r.Name || resource.Resource == r.SingularName {
-				return resource
-			}
-		}
-	}
+// ResourcesFor implements meta.RESTMapper.
+func (e shortcutExpander) ResourcesFor(resource schema.GroupVersionResource) ([]schema.GroupVersionResource, error) {
+	return e.ResourcesForWithContext(context.Background(), resource)
+}
 
-	var (
-		expanded schema.GroupVersionResource
-		found    bool
-		warned   = map[schema.GroupResource]bool{}
-	)
-	for _, s := range shortcuts {
-		if resource.Group != "" && resource.Group != s.ShortForm.Group {
-			continue
-		}
-		if resource.Resource != s.ShortForm.Resource {
-			continue
-		}
-		if !found {
-			expanded = schema.GroupVersionResource{Group: s.LongForm.Group, Resource: s.LongForm.Resource}
-			found = true
-			continue
-		}
-		// Several versions of one resource declaring the same short name
-		// are not ambiguous.
-		if s.LongForm.Group == expanded.Group && s.LongForm.Resource == expanded.Resource {
-			continue
-		}
-		if !warned[s.LongForm] {
-			if e.warningHandler != nil {
-				e.warningHandler(fmt.Sprintf("short name %q could also match lower priority resource %s", resource.Resource, s.LongForm.String()))
-			}
-			warned[s.LongForm] = true
-		}
-	}
-	if found {
-		return expanded
-	}
+// ResourceSingularizer implements meta.RESTMapper.
+func (e shortcutExpander) ResourceSingularizer(resource string) (string, error) {
+	return e.ResourceSingularizerWithContext(context.Background(), resource)
+}
 
-	if resource.Group == "" {
-		return resource
-	}
-	for _, s := range shortcuts {
-		if strings.HasPrefix(s.ShortForm.Group, resource.Group) && resource.Resource == s.ShortForm.Resource {
-			resource.Resource = s.LongForm.Resource
-			resource.Group = s.LongForm.Group
-			return resource
-		}
-	}
-	return resource
+// RESTMapping implements meta.RESTMapper.
+func (e shortcutExpander) RESTMapping(gk schema.GroupKind, versions ...string) (*meta.RESTMapping, error) {
+	return e.RESTMappingWithContext(context.Background(), gk, versions...)
+}
+
+// RESTMappings implements meta.RESTMapper.
+func (e shortcutExpander) RESTMappings(gk schema.GroupKind, versions ...string) ([]*meta.RESTMapping, error) {
+	return e.RESTMappingsWithContext(context.Background(), gk, versions...)
+}
+
+// Reset resets the delegate if it is resettable.
+func (e shortcutExpander) Reset() {
+	e.ResetWithContext(context.Background())
 }

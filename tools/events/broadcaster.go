@@ -25,48 +25,47 @@ import (
 	"github.com/kubeclient/client-go/tools/record/util"
 )
 
+// How series of isomorphic events are kept and written.
 const (
-	// maxTriesPerEvent is how often one event is tried before it is given
-	// up.
-	maxTriesPerEvent = 12
+	// refreshTime is how often the counts of open series are written.
+	refreshTime = 30 * time.Minute
 	// finishTime is how long a series may go without a new occurrence
 	// before it is finished and forgotten.
 	finishTime = 6 * time.Minute
-	// refreshTime is how often the counts of open series are written.
-	refreshTime = 30 * time.Minute
+)
+
+// How events are queued and written.
+const (
 	// maxQueuedEvents is how many events are buffered before new ones are
 	// dropped.
 	maxQueuedEvents = 1000
+	// maxTriesPerEvent is how often one event is tried before it is given
+	// up.
+	maxTriesPerEvent = 12
 )
 
 // defaultSleepDuration is the wait between tries to write an event.
 var defaultSleepDuration = 10 * time.Second
 
-// eventKey identifies isomorphic events: events that differ only in time
-// and note are counted in one series.
+// eventKey identifies isomorphic events: events about the same objects,
+// from the same reporter, of the same type, action and reason, which
+// differ only in time and note, are counted in one series.
 type eventKey struct {
-	eventType           string
-	action              string
-	reason              string
-	reportingController string
-	reportingInstance   string
-	regarding           corev1.ObjectReference
-	related             corev1.ObjectReference
+	regarding, related                     corev1.ObjectReference
+	reportingController, reportingInstance string
+	eventType, action, reason              string
 }
 
 func getKey(event *eventsv1.Event) eventKey {
-	key := eventKey{
-		eventType:           event.Type,
-		action:              event.Action,
-		reason:              event.Reason,
-		reportingController: event.ReportingController,
-		reportingInstance:   event.ReportingInstance,
-		regarding:           event.Regarding,
-	}
+	var related corev1.ObjectReference
 	if event.Related != nil {
-		key.related = *event.Related
+		related = *event.Related
 	}
-	return key
+	return eventKey{
+		regarding: event.Regarding, related: related,
+		reportingController: event.ReportingController, reportingInstance: event.ReportingInstance,
+		eventType: event.Type, action: event.Action, reason: event.Reason,
+	}
 }
 
 // eventBroadcasterImpl delivers events through a watch.Broadcaster and
@@ -90,50 +89,54 @@ func NewBroadcaster(sink EventSink) EventBroadcaster {
 }
 
 func newBroadcaster(sink EventSink, sleepDuration time.Duration, clk clock.Clock) *eventBroadcasterImpl {
-	return &eventBroadcasterImpl{
-		Broadcaster:   watch.NewLongQueueBroadcaster(maxQueuedEvents, watch.DropIfChannelFull),
-		eventCache:    map[eventKey]*eventsv1.Event{},
-		sleepDuration: sleepDuration,
-		sink:          sink,
-		clock:         clk,
-	}
+	e := &eventBroadcasterImpl{sink: sink, sleepDuration: sleepDuration, clock: clk}
+	e.Broadcaster = watch.NewLongQueueBroadcaster(maxQueuedEvents, watch.DropIfChannelFull)
+	e.eventCache = map[eventKey]*eventsv1.Event{}
+	return e
 }
 
-func (e *eventBroadcasterImpl) Shutdown() {
-	e.Broadcaster.Shutdown()
-}
+// Shutdown, from the embedded watch.Broadcaster, stops delivering events.
 
-// refreshExistingEventSeries writes the current count of every open series.
+// refreshExistingEventSeries writes the current count of every open series
+// and keeps the stored copy the server returns.
 func (e *eventBroadcasterImpl) refreshExistingEventSeries(ctx context.Context) {
+	e.sweep(func(key eventKey, event *eventsv1.Event) {
+		if event.Series == nil {
+			return
+		}
+		stored, retry := recordEvent(ctx, e.sink, event)
+		if stored != nil && !retry {
+			e.eventCache[key] = stored
+		}
+	})
+}
+
+// sweep calls visit for every cached event, holding e.mu; visit may change
+// or delete the entry it is given.
+func (e *eventBroadcasterImpl) sweep(visit func(key eventKey, event *eventsv1.Event)) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	for key, event := range e.eventCache {
-		if event.Series == nil {
-			continue
-		}
-		if stored, retry := recordEvent(ctx, e.sink, event); !retry && stored != nil {
-			e.eventCache[key] = stored
-		}
+		visit(key, event)
 	}
 }
 
 // finishSeries writes the final count of series that saw no occurrence for
 // finishTime and forgets them, and forgets single events older than that.
 func (e *eventBroadcasterImpl) finishSeries(ctx context.Context) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
 	cutoff := e.clock.Now().Add(-finishTime)
-	for key, event := range e.eventCache {
-		if event.Series != nil {
-			if event.Series.LastObservedTime.Time.Before(cutoff) {
-				if _, retry := recordEvent(ctx, e.sink, event); !retry {
-					delete(e.eventCache, key)
-				}
+	e.sweep(func(key eventKey, event *eventsv1.Event) {
+		switch {
+		case event.Series == nil:
+			if event.EventTime.Time.Before(cutoff) {
+				delete(e.eventCache, key)
 			}
-		} else if event.EventTime.Time.Before(cutoff) {
-			delete(e.eventCache, key)
+		case event.Series.LastObservedTime.Time.Before(cutoff):
+			if _, retry := recordEvent(ctx, e.sink, event); !retry {
+				delete(e.eventCache, key)
+			}
 		}
-	}
+	})
 }
 
 func (e *eventBroadcasterImpl) NewRecorder(scheme *runtime.Scheme, reportingController string) EventRecorderLogger {
@@ -250,45 +253,20 @@ func recordEvent(ctx context.Context, sink EventSink, event *eventsv1.Event) (st
 // createPatchBytesForSeries returns the patch that sets event's series on
 // its stored copy.
 func createPatchBytesForSeries(event *eventsv1.Event) ([]byte, error) {
-	without := event.DeepCopy()
-	without.Series = nil
-	oldData, err := json.Marshal(without)
-	if err != nil {
-		return nil, err
-	}
-	newData, err := json.Marshal(event)
-	if err != nil {
-		return nil, err
-	}
-	return internalevents.CreateTwoWayMergePatch(oldData, newData)
+	stored := event.DeepCopy()
+	stored.Series = nil
+	return mergePatch(stored, event)
 }
 
-func (e *eventBroadcasterImpl) StartStructuredLogging(verbosity klog.Level) func() {
-	logger := klog.Background().V(int(verbosity))
-	stop, err := e.StartLogging(logger)
-	if err != nil {
-		logger.Error(err, "Failed to start event watcher")
-		return func() {}
+// mergePatch returns the two-way strategic merge patch from before to
+// after.
+func mergePatch(before, after *eventsv1.Event) ([]byte, error) {
+	beforeJSON, beforeErr := json.Marshal(before)
+	afterJSON, afterErr := json.Marshal(after)
+	if err := errors.Join(beforeErr, afterErr); err != nil {
+		return nil, err
 	}
-	return stop
-}
-
-func (e *eventBroadcasterImpl) StartLogging(logger klog.Logger) (func(), error) {
-	return e.startEventWatcher(logger, func(obj runtime.Object) {
-		event, ok := obj.(*eventsv1.Event)
-		if !ok {
-			logger.Error(nil, "unexpected type, expected eventsv1.Event")
-			return
-		}
-		logger.Info("Event occurred",
-			"object", klog.KRef(event.Regarding.Namespace, event.Regarding.Name),
-			"kind", event.Regarding.Kind,
-			"apiVersion", event.Regarding.APIVersion,
-			"type", event.Type,
-			"reason", event.Reason,
-			"action", event.Action,
-			"note", event.Note)
-	})
+	return internalevents.CreateTwoWayMergePatch(beforeJSON, afterJSON)
 }
 
 func (e *eventBroadcasterImpl) StartEventWatcher(eventHandler func(event runtime.Object)) (func(), error) {
@@ -299,16 +277,51 @@ func (e *eventBroadcasterImpl) StartEventWatcher(eventHandler func(event runtime
 // until the returned stop function is called or the broadcaster shuts down.
 func (e *eventBroadcasterImpl) startEventWatcher(logger klog.Logger, eventHandler func(event runtime.Object)) (func(), error) {
 	watcher, err := e.Watch()
-	if err != nil {
-		return nil, err
+	if err == nil {
+		go deliver(logger, watcher.ResultChan(), eventHandler)
+		return watcher.Stop, nil
 	}
-	go func() {
-		defer utilruntime.HandleCrashWithLogger(logger)
-		for ev := range watcher.ResultChan() {
-			eventHandler(ev.Object)
+	return nil, err
+}
+
+// deliver passes the object of every event on events to handler until the
+// channel closes; a panic in handler is logged and ends delivery.
+func deliver(logger klog.Logger, events <-chan watch.Event, handler func(runtime.Object)) {
+	defer utilruntime.HandleCrashWithLogger(logger)
+	for event := range events {
+		handler(event.Object)
+	}
+}
+
+func (e *eventBroadcasterImpl) StartStructuredLogging(verbosity klog.Level) func() {
+	logger := klog.Background().V(int(verbosity))
+	stop, err := e.StartLogging(logger)
+	if err != nil {
+		logger.Error(err, "Failed to start event watcher")
+		stop = func() {}
+	}
+	return stop
+}
+
+func (e *eventBroadcasterImpl) StartLogging(logger klog.Logger) (func(), error) {
+	return e.startEventWatcher(logger, eventsOnly(logger, func(event *eventsv1.Event) {
+		ref := event.Regarding
+		logger.Info("Event occurred",
+			"object", klog.KRef(ref.Namespace, ref.Name), "kind", ref.Kind, "apiVersion", ref.APIVersion,
+			"type", event.Type, "reason", event.Reason, "action", event.Action, "note", event.Note)
+	}))
+}
+
+// eventsOnly adapts handle to the objects of a watch, logging objects
+// that are not events.
+func eventsOnly(logger klog.Logger, handle func(*eventsv1.Event)) func(runtime.Object) {
+	return func(obj runtime.Object) {
+		if event, ok := obj.(*eventsv1.Event); ok {
+			handle(event)
+			return
 		}
-	}()
-	return watcher.Stop, nil
+		logger.Error(nil, "unexpected type, expected eventsv1.Event")
+	}
 }
 
 func (e *eventBroadcasterImpl) StartRecordingToSink(stopCh <-chan struct{}) {
@@ -318,23 +331,17 @@ func (e *eventBroadcasterImpl) StartRecordingToSink(stopCh <-chan struct{}) {
 }
 
 func (e *eventBroadcasterImpl) StartRecordingToSinkWithContext(ctx context.Context) error {
-	stop, err := e.StartEventWatcher(func(obj runtime.Object) {
-		event, ok := obj.(*eventsv1.Event)
-		if !ok {
-			klog.FromContext(ctx).Error(nil, "unexpected type, expected eventsv1.Event")
-			return
-		}
+	stopWatching, err := e.StartEventWatcher(eventsOnly(klog.FromContext(ctx), func(event *eventsv1.Event) {
 		e.recordToSink(ctx, event)
-	})
+	}))
 	if err != nil {
 		return err
 	}
+	// Three goroutines end with ctx: the two series loops, and one that
+	// then stops the event watcher.
 	go e.every(ctx, refreshTime, e.refreshExistingEventSeries)
 	go e.every(ctx, finishTime, e.finishSeries)
-	go func() {
-		<-ctx.Done()
-		stop()
-	}()
+	context.AfterFunc(ctx, stopWatching)
 	return nil
 }
 

@@ -11,14 +11,6 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 )
 
-// regardingField is the name of the "object this event is about" field in
-// each events API version.
-var regardingField = map[schema.GroupVersion]string{
-	eventsv1.SchemeGroupVersion:      "regarding",
-	eventsv1beta1.SchemeGroupVersion: "regarding",
-	corev1.SchemeGroupVersion:        "involvedObject",
-}
-
 // GetFieldSelector returns the field selector that picks the events about
 // one object in the given events API version. Empty arguments are left
 // unconstrained.
@@ -28,17 +20,23 @@ func GetFieldSelector(eventsGroupVersion schema.GroupVersion, regardingGroupVers
 		return nil, fmt.Errorf("unknown version %v", eventsGroupVersion)
 	}
 	set := fields.Set{}
-	if regardingName != "" {
-		set[prefix+".name"] = regardingName
-	}
-	if regardingGroupVersionKind.Kind != "" {
-		set[prefix+".kind"] = regardingGroupVersionKind.Kind
-	}
-	if gv := regardingGroupVersionKind.GroupVersion(); !gv.Empty() {
-		set[prefix+".apiVersion"] = gv.String()
-	}
-	if regardingUID != "" {
-		set[prefix+".uid"] = string(regardingUID)
+	for _, constraint := range []struct{ field, value string }{
+		{"name", regardingName},
+		{"kind", regardingGroupVersionKind.Kind},
+		{"apiVersion", regardingGroupVersionKind.GroupVersion().String()}, // "" when empty
+		{"uid", string(regardingUID)},
+	} {
+		if constraint.value != "" {
+			set[prefix+"."+constraint.field] = constraint.value
+		}
 	}
 	return set.AsSelector(), nil
+}
+
+// regardingField is the name of the "object this event is about" field in
+// each events API version.
+var regardingField = map[schema.GroupVersion]string{
+	eventsv1.SchemeGroupVersion:      "regarding",
+	eventsv1beta1.SchemeGroupVersion: "regarding",
+	corev1.SchemeGroupVersion:        "involvedObject",
 }

@@ -1,6 +1,7 @@
 package events
 
 import (
+	"cmp"
 	"fmt"
 	"reflect"
 
@@ -80,37 +81,37 @@ func (r *recorderImpl) eventf(logger klog.Logger, regarding, related runtime.Obj
 		logger.Error(nil, "Unsupported event type", "eventType", eventtype)
 		return
 	}
-	event := r.makeEvent(refRegarding, refRelated, timestamp, annotations, eventtype, reason, message, action)
-	// Never block the caller: a full queue drops the event.
+	r.queue(logger, r.makeEvent(refRegarding, refRelated, timestamp, annotations, eventtype, reason, message, action))
+}
+
+// queue hands event to the broadcaster. It never blocks the caller: a full
+// queue drops the event.
+func (r *recorderImpl) queue(logger klog.Logger, event *eventsv1.Event) {
 	sent, err := r.ActionOrDrop(watch.Added, event)
-	if err != nil {
+	switch {
+	case err != nil:
 		logger.Error(err, "Unable to record event (will not retry!)")
-		return
-	}
-	if !sent {
+	case !sent:
 		logger.Error(nil, "Unable to record event: too many queued events, dropped event", "event", event)
 	}
 }
 
+// makeEvent returns a new event about regarding, in its namespace or the
+// default one, reported by this recorder.
 func (r *recorderImpl) makeEvent(refRegarding, refRelated *corev1.ObjectReference, timestamp metav1.MicroTime, annotations map[string]string, eventtype, reason, message, action string) *eventsv1.Event {
-	namespace := refRegarding.Namespace
-	if namespace == "" {
-		namespace = metav1.NamespaceDefault
-	}
-	return &eventsv1.Event{
-		ObjectMeta: metav1.ObjectMeta{
-			Name:        util.GenerateEventName(refRegarding.Name, timestamp.UnixNano()),
-			Namespace:   namespace,
-			Annotations: annotations,
-		},
+	event := &eventsv1.Event{
+		Regarding:           *refRegarding,
+		Related:             refRelated,
+		Type:                eventtype,
+		Reason:              reason,
+		Action:              action,
+		Note:                message,
 		EventTime:           timestamp,
 		ReportingController: r.reportingController,
 		ReportingInstance:   r.reportingInstance,
-		Action:              action,
-		Reason:              reason,
-		Regarding:           *refRegarding,
-		Related:             refRelated,
-		Note:                message,
-		Type:                eventtype,
 	}
+	event.Name = util.GenerateEventName(refRegarding.Name, timestamp.UnixNano())
+	event.Namespace = cmp.Or(refRegarding.Namespace, metav1.NamespaceDefault)
+	event.Annotations = annotations
+	return event
 }

@@ -20,13 +20,6 @@ const (
 // ListPageFunc returns one page of a list for the given options.
 type ListPageFunc func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error)
 
-// SimplePageFunc adapts a list function without a context to ListPageFunc.
-func SimplePageFunc(fn func(opts metav1.ListOptions) (runtime.Object, error)) ListPageFunc {
-	return func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
-		return fn(opts)
-	}
-}
-
 // ListPager breaks a list call into pages of at most PageSize items. PageFn
 // must honour Limit and Continue in the options it is given; the pager never
 // touches label or field selectors.
@@ -48,12 +41,15 @@ type ListPager struct {
 // New returns a pager with the default page size that falls back to a full
 // list when a continue token expires.
 func New(fn ListPageFunc) *ListPager {
-	return &ListPager{
-		PageSize:          defaultPageSize,
-		PageFn:            fn,
-		FullListIfExpired: true,
-		PageBufferSize:    defaultPageBufferSize,
-	}
+	p := &ListPager{PageFn: fn, FullListIfExpired: true}
+	p.PageSize, p.PageBufferSize = defaultPageSize, defaultPageBufferSize
+	return p
+}
+
+// SimplePageFunc adapts a list function without a context to ListPageFunc;
+// the context is dropped.
+func SimplePageFunc(fn func(opts metav1.ListOptions) (runtime.Object, error)) ListPageFunc {
+	return func(_ context.Context, opts metav1.ListOptions) (runtime.Object, error) { return fn(opts) }
 }
 
 // List fetches the whole list page by page and returns it as one object.
@@ -72,67 +68,58 @@ func (p *ListPager) ListWithAlloc(ctx context.Context, options metav1.ListOption
 }
 
 func (p *ListPager) list(ctx context.Context, options metav1.ListOptions, allocNew bool) (runtime.Object, bool, error) {
-	if options.Limit == 0 {
-		options.Limit = p.PageSize
-	}
-	requestedRV := options.ResourceVersion
-	requestedRVMatch := options.ResourceVersionMatch
-	var list *metainternalversion.List
-	paginated := false
+	walk := p.walk(options)
+	var merged *mergedList
 	for {
-		select {
-		case <-ctx.Done():
-			return nil, paginated, ctx.Err()
+		page, info, err := walk.next(ctx)
+		switch {
+		case err == nil:
+		case walk.continuing() && p.FullListIfExpired && errors.IsResourceExpired(err):
+			// The continue token expired: list everything in one request
+			// at the resource version first asked for.
+			full, err := p.PageFn(ctx, walk.unpaged())
+			return full, merged != nil, err
 		default:
+			return nil, merged != nil, err
 		}
-		obj, err := p.PageFn(ctx, options)
-		if err != nil {
-			if !errors.IsResourceExpired(err) || !p.FullListIfExpired || options.Continue == "" {
-				return nil, paginated, err
+		if merged == nil {
+			if info.GetContinue() == "" {
+				return page, false, nil // the list fits one page
 			}
-			// The continue token expired: list everything in one go at the
-			// originally requested resource version.
-			options.Limit = 0
-			options.Continue = ""
-			options.ResourceVersion = requestedRV
-			options.ResourceVersionMatch = requestedRVMatch
-			result, err := p.PageFn(ctx, options)
-			return result, paginated, err
+			merged = newMergedList(info)
 		}
-		m, err := meta.ListAccessor(obj)
-		if err != nil {
-			return nil, paginated, fmt.Errorf("returned object must be a list: %v", err)
+		if err := merged.add(page, allocNew); err != nil {
+			return nil, true, err
 		}
-		if m.GetContinue() == "" && list == nil {
-			return obj, paginated, nil
+		if walk.finished() {
+			return merged.list, true, nil
 		}
-		if list == nil {
-			list = &metainternalversion.List{Items: make([]runtime.Object, 0, options.Limit+1)}
-			list.ResourceVersion = m.GetResourceVersion()
-			list.SelfLink = m.GetSelfLink()
-		}
-		appendItem := func(item runtime.Object) error {
-			list.Items = append(list.Items, item)
-			return nil
-		}
-		if allocNew {
-			err = meta.EachListItemWithAlloc(obj, appendItem)
-		} else {
-			err = meta.EachListItem(obj, appendItem)
-		}
-		if err != nil {
-			return nil, paginated, err
-		}
-		paginated = true
-		if m.GetContinue() == "" {
-			return list, paginated, nil
-		}
-		options.Continue = m.GetContinue()
-		// A continue token carries its own resource version; the server
-		// rejects requests that repeat it.
-		options.ResourceVersion = ""
-		options.ResourceVersionMatch = ""
 	}
+}
+
+// mergedList collects the items of several pages into one list that
+// carries the first page's resource version.
+type mergedList struct {
+	list *metainternalversion.List
+}
+
+func newMergedList(first metav1.ListInterface) *mergedList {
+	l := &metainternalversion.List{}
+	l.ResourceVersion = first.GetResourceVersion()
+	l.SelfLink = first.GetSelfLink()
+	return &mergedList{list: l}
+}
+
+// add appends the items of page, copied out of it when allocNew is set.
+func (m *mergedList) add(page runtime.Object, allocNew bool) error {
+	each := meta.EachListItem
+	if allocNew {
+		each = meta.EachListItemWithAlloc
+	}
+	return each(page, func(item runtime.Object) error {
+		m.list.Items = append(m.list.Items, item)
+		return nil
+	})
 }
 
 // EachListItem calls fn on every item of the list, fetching pages in the
@@ -141,43 +128,32 @@ func (p *ListPager) list(ctx context.Context, options metav1.ListOptions, allocN
 // surfaces as an Expired error. Use EachListItemWithAlloc if fn retains
 // items for differing durations.
 func (p *ListPager) EachListItem(ctx context.Context, options metav1.ListOptions, fn func(obj runtime.Object) error) error {
-	return p.eachListChunkBuffered(ctx, options, func(obj runtime.Object) error {
-		return meta.EachListItem(obj, fn)
-	})
+	return p.eachItem(ctx, options, meta.EachListItem, fn)
 }
 
 // EachListItemWithAlloc is EachListItem that copies non-pointer items out of
 // each page before passing them to fn.
 func (p *ListPager) EachListItemWithAlloc(ctx context.Context, options metav1.ListOptions, fn func(obj runtime.Object) error) error {
-	return p.eachListChunkBuffered(ctx, options, func(obj runtime.Object) error {
-		return meta.EachListItemWithAlloc(obj, fn)
-	})
+	return p.eachItem(ctx, options, meta.EachListItemWithAlloc, fn)
 }
 
-// eachListChunkBuffered fetches pages on a producer goroutine and hands
-// them to fn on the caller's goroutine. The producer stops when the
-// consumer returns, because the shared context is canceled.
-func (p *ListPager) eachListChunkBuffered(ctx context.Context, options metav1.ListOptions, fn func(obj runtime.Object) error) error {
+// eachItem calls fn on every item of every page, in order, taking the items
+// out of each page with each.
+func (p *ListPager) eachItem(ctx context.Context, options metav1.ListOptions, each func(runtime.Object, func(runtime.Object) error) error, fn func(runtime.Object) error) error {
 	if p.PageBufferSize < 0 {
 		return fmt.Errorf("ListPager.PageBufferSize must be >= 0, got %d", p.PageBufferSize)
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+	return p.eachListChunkBuffered(ctx, options, func(page runtime.Object) error { return each(page, fn) })
+}
 
-	pages := make(chan runtime.Object, p.PageBufferSize)
-	producerErr := make(chan error, 1)
-	go func() {
-		defer utilruntime.HandleCrash()
-		defer close(pages)
-		producerErr <- p.eachListChunk(ctx, options, func(obj runtime.Object) error {
-			select {
-			case pages <- obj:
-				return nil
-			case <-ctx.Done():
-				return ctx.Err()
-			}
-		})
-	}()
+// eachListChunkBuffered fetches pages on a producer goroutine and hands
+// them to fn on the caller's goroutine. PageBufferSize must not be
+// negative. The producer stops when the
+// consumer returns, because the shared context is canceled.
+func (p *ListPager) eachListChunkBuffered(ctx context.Context, options metav1.ListOptions, fn func(obj runtime.Object) error) error {
+	ctx, stopProducer := context.WithCancel(ctx)
+	defer stopProducer()
+	pages, producerErr := p.prefetch(ctx, options)
 	for page := range pages {
 		if err := fn(page); err != nil {
 			return err
@@ -186,33 +162,40 @@ func (p *ListPager) eachListChunkBuffered(ctx context.Context, options metav1.Li
 	return <-producerErr
 }
 
-// eachListChunk calls fn with every page in order.
-func (p *ListPager) eachListChunk(ctx context.Context, options metav1.ListOptions, fn func(obj runtime.Object) error) error {
-	if options.Limit == 0 {
-		options.Limit = p.PageSize
-	}
-	for {
+// prefetch runs eachListChunk on a goroutine of its own that hands the pages
+// over a channel holding up to PageBufferSize of them. The goroutine closes
+// the channel when done and then reports its error; it ends early when ctx
+// ends.
+func (p *ListPager) prefetch(ctx context.Context, options metav1.ListOptions) (<-chan runtime.Object, <-chan error) {
+	pages := make(chan runtime.Object, p.PageBufferSize)
+	result := make(chan error, 1)
+	handOver := func(page runtime.Object) error {
 		select {
+		case pages <- page:
+			return nil
 		case <-ctx.Done():
 			return ctx.Err()
-		default:
 		}
-		obj, err := p.PageFn(ctx, options)
-		if err != nil {
-			return err
-		}
-		m, err := meta.ListAccessor(obj)
-		if err != nil {
-			return fmt.Errorf("returned object must be a list: %v", err)
-		}
-		if err := fn(obj); err != nil {
-			return err
-		}
-		if m.GetContinue() == "" {
-			return nil
-		}
-		options.Continue = m.GetContinue()
-		options.ResourceVersion = ""
-		options.ResourceVersionMatch = ""
 	}
+	go func() {
+		defer utilruntime.HandleCrash()
+		defer close(pages)
+		result <- p.eachListChunk(ctx, options, handOver)
+	}()
+	return pages, result
+}
+
+// eachListChunk calls fn with every page in order.
+func (p *ListPager) eachListChunk(ctx context.Context, options metav1.ListOptions, fn func(obj runtime.Object) error) error {
+	walk := p.walk(options)
+	for !walk.finished() {
+		page, _, err := walk.next(ctx)
+		if err != nil {
+			return err
+		}
+		if err := fn(page); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -16,55 +16,56 @@ import (
 	"github.com/kubeclient/client-go/util/flowcontrol"
 )
 
+// Defaults of CorrelatorOptions.
 const (
-	// maxLruCacheEntries bounds each correlator cache.
-	maxLruCacheEntries = 4096
+	// A source may burst 25 events about an object, then one more every
+	// five minutes.
+	defaultSpamQPS   = 1. / 300.
+	defaultSpamBurst = 25
 
 	// Ten events about the same object and reason that differ only in
 	// their message within ten minutes are aggregated into one.
-	defaultAggregateMaxEvents         = 10
 	defaultAggregateIntervalInSeconds = 600
+	defaultAggregateMaxEvents         = 10
 
-	// A source may burst 25 events about an object, then one more every
-	// five minutes.
-	defaultSpamBurst = 25
-	defaultSpamQPS   = 1. / 300.
+	// maxLruCacheEntries bounds each correlator cache.
+	maxLruCacheEntries = 4096
 )
 
-// joinKey concatenates key parts without a separator, as event keys are.
-func joinKey(parts ...string) string { return strings.Join(parts, "") }
+// Event keys concatenate event fields without separators. They are built
+// from the parts below, always in this order: source, involved object,
+// type, then whatever else distinguishes the key.
 
-// getEventKey identifies an event exactly: source, object, type, reason and
-// message.
+// sourceKey is the part of a key that names the event's source.
+func sourceKey(event *v1.Event) string {
+	return event.Source.Component + event.Source.Host
+}
+
+// objectKey is the part of a key that names the involved object;
+// withFieldPath adds the field path after the name.
+func objectKey(ref *v1.ObjectReference, withFieldPath bool) string {
+	var b strings.Builder
+	b.WriteString(ref.Kind)
+	b.WriteString(ref.Namespace)
+	b.WriteString(ref.Name)
+	if withFieldPath {
+		b.WriteString(ref.FieldPath)
+	}
+	b.WriteString(string(ref.UID))
+	b.WriteString(ref.APIVersion)
+	return b.String()
+}
+
+// getEventKey identifies an event exactly: source, object with field path,
+// type, reason and message.
 func getEventKey(event *v1.Event) string {
-	return joinKey(
-		event.Source.Component,
-		event.Source.Host,
-		event.InvolvedObject.Kind,
-		event.InvolvedObject.Namespace,
-		event.InvolvedObject.Name,
-		event.InvolvedObject.FieldPath,
-		string(event.InvolvedObject.UID),
-		event.InvolvedObject.APIVersion,
-		event.Type,
-		event.Reason,
-		event.Message,
-	)
+	return sourceKey(event) + objectKey(&event.InvolvedObject, true) + event.Type + event.Reason + event.Message
 }
 
 // getSpamKey identifies the source and object of an event (and its type):
 // the unit the spam filter rate-limits.
 func getSpamKey(event *v1.Event) string {
-	return joinKey(
-		event.Source.Component,
-		event.Source.Host,
-		event.InvolvedObject.Kind,
-		event.InvolvedObject.Namespace,
-		event.InvolvedObject.Name,
-		string(event.InvolvedObject.UID),
-		event.InvolvedObject.APIVersion,
-		event.Type,
-	)
+	return sourceKey(event) + objectKey(&event.InvolvedObject, false) + event.Type
 }
 
 // EventSpamKeyFunc returns the key under which an event is rate-limited.
@@ -131,19 +132,9 @@ type EventAggregatorKeyFunc func(event *v1.Event) (aggregateKey string, localKey
 // and reporting controller and instance; the message distinguishes them.
 // The event must not be nil.
 func EventAggregatorByReasonFunc(event *v1.Event) (string, string) {
-	return joinKey(
-		event.Source.Component,
-		event.Source.Host,
-		event.InvolvedObject.Kind,
-		event.InvolvedObject.Namespace,
-		event.InvolvedObject.Name,
-		string(event.InvolvedObject.UID),
-		event.InvolvedObject.APIVersion,
-		event.Type,
-		event.Reason,
-		event.ReportingController,
-		event.ReportingInstance,
-	), event.Message
+	group := sourceKey(event) + objectKey(&event.InvolvedObject, false) + event.Type + event.Reason +
+		event.ReportingController + event.ReportingInstance
+	return group, event.Message
 }
 
 // EventAggregatorMessageFunc returns the message of an aggregate event.
@@ -197,130 +188,46 @@ func NewEventAggregator(lruCacheSize int, keyFunc EventAggregatorKeyFunc, messag
 // group update the same event. newEvent must not be nil.
 func (e *EventAggregator) EventAggregate(newEvent *v1.Event) (*v1.Event, string) {
 	now := metav1.NewTime(e.clock.Now())
-	eventKey := getEventKey(newEvent)
 	aggregateKey, localKey := e.keyFunc(newEvent)
-
-	e.Lock()
-	defer e.Unlock()
-	record, _ := e.cache.Get(aggregateKey)
-	maxInterval := time.Duration(e.maxIntervalInSeconds) * time.Second
-	if record.localKeys == nil || now.Sub(record.lastTimestamp.Time) > maxInterval {
-		record = aggregateRecord{localKeys: sets.New[string]()}
-	}
-	record.localKeys.Insert(localKey)
-	record.lastTimestamp = now
-	e.cache.Add(aggregateKey, record)
-
-	if uint(record.localKeys.Len()) < e.maxEvents {
-		return newEvent, eventKey
-	}
-	// Keep the set from growing past the threshold.
-	for k := range record.localKeys {
-		record.localKeys.Delete(k)
-		break
+	if !e.reachedThreshold(aggregateKey, localKey, now) {
+		return newEvent, getEventKey(newEvent)
 	}
 	aggregate := &v1.Event{
-		ObjectMeta: metav1.ObjectMeta{
-			Name:      fmt.Sprintf("%v.%x", newEvent.InvolvedObject.Name, now.UnixNano()),
-			Namespace: newEvent.Namespace,
-		},
-		Count:          1,
-		FirstTimestamp: now,
 		InvolvedObject: newEvent.InvolvedObject,
-		LastTimestamp:  now,
-		Message:        e.messageFunc(newEvent),
+		Source:         newEvent.Source,
 		Type:           newEvent.Type,
 		Reason:         newEvent.Reason,
-		Source:         newEvent.Source,
+		Message:        e.messageFunc(newEvent),
+		Count:          1,
+		FirstTimestamp: now,
+		LastTimestamp:  now,
 	}
+	aggregate.Namespace = newEvent.Namespace
+	aggregate.Name = fmt.Sprintf("%v.%x", newEvent.InvolvedObject.Name, now.UnixNano())
 	return aggregate, aggregateKey
 }
 
-// eventLog is what the correlator remembers about an event it emitted: how
-// often, since when, and the server's name and version of it.
-type eventLog struct {
-	count           uint
-	firstTimestamp  metav1.Time
-	name            string
-	resourceVersion string
-}
-
-// eventLogger counts identical events and turns repeats into patches of
-// the stored event.
-type eventLogger struct {
-	sync.RWMutex
-	cache *lruCache[eventLog] // guarded by the mutex
-	clock clock.PassiveClock
-}
-
-func newEventLogger(lruCacheEntries int, clock clock.PassiveClock) *eventLogger {
-	return &eventLogger{cache: newLRUCache[eventLog](lruCacheEntries), clock: clock}
-}
-
-// eventObserve records newEvent under key. For a repeat it returns the
-// event renamed to the stored one with its count bumped, and a strategic
-// merge patch carrying the new count, message and last timestamp.
-func (e *eventLogger) eventObserve(newEvent *v1.Event, key string) (*v1.Event, []byte, error) {
-	event := newEvent.DeepCopy()
-	var (
-		patch []byte
-		err   error
-	)
+// reachedThreshold records localKey among the similar events of
+// aggregateKey, starting a new group when the last one was seen more than
+// the interval ago, and reports whether the group has maxEvents distinct
+// local keys. At the threshold it forgets one of them, so that the group
+// stays there and every further similar event updates the aggregate.
+func (e *EventAggregator) reachedThreshold(aggregateKey, localKey string, now metav1.Time) bool {
+	interval := time.Duration(e.maxIntervalInSeconds) * time.Second
 	e.Lock()
 	defer e.Unlock()
-	if last, ok := e.cache.Get(key); ok && last.count > 0 {
-		event.Name = last.name
-		event.ResourceVersion = last.resourceVersion
-		event.FirstTimestamp = last.firstTimestamp
-		event.Count = int32(last.count) + 1
-
-		base := event.DeepCopy()
-		base.Count = 0
-		base.LastTimestamp = metav1.NewTime(time.Unix(0, 0))
-		base.Message = ""
-		patch, err = twoWayEventPatch(base, event)
+	group, _ := e.cache.Get(aggregateKey)
+	if group.localKeys == nil || now.Sub(group.lastTimestamp.Time) > interval {
+		group = aggregateRecord{localKeys: sets.New[string]()}
 	}
-	e.cache.Add(key, eventLog{
-		count:           uint(event.Count),
-		firstTimestamp:  event.FirstTimestamp,
-		name:            event.Name,
-		resourceVersion: event.ResourceVersion,
-	})
-	return event, patch, err
-}
-
-func twoWayEventPatch(from, to *v1.Event) ([]byte, error) {
-	oldData, err := json.Marshal(from)
-	if err != nil {
-		return nil, err
+	group.localKeys.Insert(localKey)
+	group.lastTimestamp = now
+	e.cache.Add(aggregateKey, group)
+	if uint(group.localKeys.Len()) < e.maxEvents {
+		return false
 	}
-	newData, err := json.Marshal(to)
-	if err != nil {
-		return nil, err
-	}
-	return internalevents.CreateTwoWayMergePatch(oldData, newData)
-}
-
-// updateState stores the server's view of event.
-func (e *eventLogger) updateState(event *v1.Event) {
-	key := getEventKey(event)
-	e.Lock()
-	defer e.Unlock()
-	e.cache.Add(key, eventLog{
-		count:           uint(event.Count),
-		firstTimestamp:  event.FirstTimestamp,
-		name:            event.Name,
-		resourceVersion: event.ResourceVersion,
-	})
-}
-
-// EventCorrelator sits between recorders and a sink: it drops events past
-// the spam budget, aggregates similar events and turns exact repeats into
-// count updates of one stored event.
-type EventCorrelator struct {
-	filterFunc EventFilterFunc
-	aggregator *EventAggregator
-	logger     *eventLogger
+	group.localKeys.PopAny()
+	return true
 }
 
 // EventCorrelateResult is the outcome of EventCorrelate.
@@ -334,6 +241,17 @@ type EventCorrelateResult struct {
 	Skip bool
 }
 
+// EventCorrelator sits between recorders and a sink. Each event passes
+// three stages in order: the aggregator replaces a stream of similar events
+// with one aggregate, the repeat log turns exact repeats into count updates
+// of one stored event, and the spam filter drops what exceeds the budget of
+// the event's source and object.
+type EventCorrelator struct {
+	aggregator *EventAggregator
+	repeats    *repeatLog
+	spam       EventFilterFunc
+}
+
 // NewEventCorrelator returns a correlator with the default settings:
 // aggregation after 10 similar events within 10 minutes, counting of exact
 // repeats, and a spam budget of a burst of 25 events per source and object
@@ -345,45 +263,41 @@ func NewEventCorrelator(clock clock.PassiveClock) *EventCorrelator {
 // NewEventCorrelatorWithOptions returns a correlator configured by options;
 // zero fields take the defaults.
 func NewEventCorrelatorWithOptions(options CorrelatorOptions) *EventCorrelator {
-	o := populateDefaults(options)
-	spamFilter := NewEventSourceObjectSpamFilter(o.LRUCacheSize, o.BurstSize, o.QPS, o.Clock, o.SpamKeyFunc)
+	o := options.withDefaults()
 	return &EventCorrelator{
-		filterFunc: spamFilter.Filter,
 		aggregator: NewEventAggregator(o.LRUCacheSize, o.KeyFunc, o.MessageFunc, o.MaxEvents, o.MaxIntervalInSeconds, o.Clock),
-		logger:     newEventLogger(o.LRUCacheSize, o.Clock),
+		repeats:    &repeatLog{seen: newLRUCache[repeatRecord](o.LRUCacheSize)},
+		spam:       NewEventSourceObjectSpamFilter(o.LRUCacheSize, o.BurstSize, o.QPS, o.Clock, o.SpamKeyFunc).Filter,
 	}
 }
 
-// populateDefaults fills zero fields of options with the defaults.
-func populateDefaults(options CorrelatorOptions) CorrelatorOptions {
-	if options.LRUCacheSize == 0 {
-		options.LRUCacheSize = maxLruCacheEntries
+// setDefault sets *field to value when it is the zero value.
+func setDefault[T comparable](field *T, value T) {
+	var zero T
+	if *field == zero {
+		*field = value
 	}
-	if options.BurstSize == 0 {
-		options.BurstSize = defaultSpamBurst
+}
+
+// withDefaults returns o with its zero fields set to the defaults.
+func (o CorrelatorOptions) withDefaults() CorrelatorOptions {
+	setDefault(&o.LRUCacheSize, maxLruCacheEntries)
+	setDefault(&o.BurstSize, defaultSpamBurst)
+	setDefault(&o.QPS, defaultSpamQPS)
+	setDefault(&o.MaxEvents, defaultAggregateMaxEvents)
+	setDefault(&o.MaxIntervalInSeconds, defaultAggregateIntervalInSeconds)
+	setDefault[clock.PassiveClock](&o.Clock, clock.RealClock{})
+	// Functions are not comparable; nil means unset.
+	if o.KeyFunc == nil {
+		o.KeyFunc = EventAggregatorByReasonFunc
 	}
-	if options.QPS == 0 {
-		options.QPS = defaultSpamQPS
+	if o.MessageFunc == nil {
+		o.MessageFunc = EventAggregatorByReasonMessageFunc
 	}
-	if options.KeyFunc == nil {
-		options.KeyFunc = EventAggregatorByReasonFunc
+	if o.SpamKeyFunc == nil {
+		o.SpamKeyFunc = getSpamKey
 	}
-	if options.MessageFunc == nil {
-		options.MessageFunc = EventAggregatorByReasonMessageFunc
-	}
-	if options.MaxEvents == 0 {
-		options.MaxEvents = defaultAggregateMaxEvents
-	}
-	if options.MaxIntervalInSeconds == 0 {
-		options.MaxIntervalInSeconds = defaultAggregateIntervalInSeconds
-	}
-	if options.Clock == nil {
-		options.Clock = clock.RealClock{}
-	}
-	if options.SpamKeyFunc == nil {
-		options.SpamKeyFunc = getSpamKey
-	}
-	return options
+	return o
 }
 
 // EventCorrelate aggregates and counts newEvent, then applies the spam
@@ -392,18 +306,85 @@ func (c *EventCorrelator) EventCorrelate(newEvent *v1.Event) (*EventCorrelateRes
 	if newEvent == nil {
 		return nil, fmt.Errorf("event is nil")
 	}
-	aggregate, key := c.aggregator.EventAggregate(newEvent)
-	observed, patch, err := c.logger.eventObserve(aggregate, key)
-	if c.filterFunc(observed) {
+	event, patch, err := c.repeats.observe(c.aggregator.EventAggregate(newEvent))
+	if c.spam(event) {
 		return &EventCorrelateResult{Skip: true}, nil
 	}
-	return &EventCorrelateResult{Event: observed, Patch: patch}, err
+	return &EventCorrelateResult{Event: event, Patch: patch}, err
 }
 
 // UpdateState records the server's copy of event (its name, version and
 // count) so that later repeats patch it. event must not be nil.
 func (c *EventCorrelator) UpdateState(event *v1.Event) {
-	c.logger.updateState(event)
+	c.repeats.record(getEventKey(event), event)
+}
+
+// repeatLog counts identical events and turns repeats into patches of the
+// stored event.
+type repeatLog struct {
+	mu   sync.Mutex
+	seen *lruCache[repeatRecord] // guarded by mu
+}
+
+// repeatRecord is what the repeat log remembers about an event it emitted:
+// how often, since when, and the server's name and version of it.
+type repeatRecord struct {
+	name, resourceVersion string
+	firstTimestamp        metav1.Time
+	count                 uint
+}
+
+// observe records event under key. For a repeat it returns the event
+// renamed to the stored one with its count bumped, and a strategic merge
+// patch carrying the new count, message and last timestamp.
+func (l *repeatLog) observe(event *v1.Event, key string) (*v1.Event, []byte, error) {
+	event = event.DeepCopy()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	previous, seen := l.seen.Get(key)
+	if !seen || previous.count == 0 {
+		l.recordLocked(key, event)
+		return event, nil, nil
+	}
+	event.Name, event.ResourceVersion = previous.name, previous.resourceVersion
+	event.FirstTimestamp = previous.firstTimestamp
+	event.Count = int32(previous.count) + 1
+	l.recordLocked(key, event)
+	patch, err := repeatPatch(event)
+	return event, patch, err
+}
+
+// repeatPatch returns the strategic merge patch that turns the stored
+// event into the repeat: its count, message and last timestamp.
+func repeatPatch(repeat *v1.Event) ([]byte, error) {
+	stored := repeat.DeepCopy()
+	stored.Count, stored.Message = 0, ""
+	stored.LastTimestamp = metav1.NewTime(time.Unix(0, 0))
+	before, err := json.Marshal(stored)
+	if err != nil {
+		return nil, err
+	}
+	after, err := json.Marshal(repeat)
+	if err != nil {
+		return nil, err
+	}
+	return internalevents.CreateTwoWayMergePatch(before, after)
+}
+
+// record stores the server's view of event under key.
+func (l *repeatLog) record(key string, event *v1.Event) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.recordLocked(key, event)
+}
+
+func (l *repeatLog) recordLocked(key string, event *v1.Event) {
+	l.seen.Add(key, repeatRecord{
+		name:            event.Name,
+		resourceVersion: event.ResourceVersion,
+		firstTimestamp:  event.FirstTimestamp,
+		count:           uint(event.Count),
+	})
 }
 
 // CorrelatorOptions configures an EventCorrelator; zero fields take the

@@ -1,6 +1,7 @@
 package record
 
 import (
+	"cmp"
 	"fmt"
 
 	v1 "k8s.io/api/core/v1"
@@ -40,60 +41,70 @@ type EventRecorderLogger interface {
 	WithLogger(logger klog.Logger) EventRecorderLogger
 }
 
-// recorderImpl builds events and hands them to the broadcaster.
-type recorderImpl struct {
-	scheme *runtime.Scheme
-	source v1.EventSource
-	*watch.Broadcaster
-	clock clock.PassiveClock
+// generateEvent builds the event and queues it without blocking. Problems
+// are logged, never returned: recording an event must not fail the caller.
+func (recorder *recorderImpl) generateEvent(logger klog.Logger, object runtime.Object, annotations map[string]string, eventtype, reason, message string) {
+	if event := recorder.eventFor(logger, object, annotations, eventtype, reason, message); event != nil {
+		recorder.queue(logger, event)
+	}
 }
 
-func (recorder *recorderImpl) generateEvent(logger klog.Logger, object runtime.Object, annotations map[string]string, eventtype, reason, message string) {
+// eventFor returns the event to record, or nil (after logging why) when
+// object has no reference or eventtype is not Normal or Warning.
+func (recorder *recorderImpl) eventFor(logger klog.Logger, object runtime.Object, annotations map[string]string, eventtype, reason, message string) *v1.Event {
 	ref, err := reference.GetReference(recorder.scheme, object)
-	if err != nil {
+	switch {
+	case err != nil:
 		logger.Error(err, "Could not construct reference, will not report event", "object", object, "eventType", eventtype, "reason", reason, "message", message)
-		return
-	}
-	if !util.ValidateEventType(eventtype) {
+		return nil
+	case !util.ValidateEventType(eventtype):
 		logger.Error(nil, "Unsupported event type", "eventType", eventtype)
-		return
+		return nil
 	}
-	event := recorder.makeEvent(ref, annotations, eventtype, reason, message)
-	// Recording must not block; a full queue drops the event. Sending
-	// synchronously (not in a goroutine) avoids racing with Shutdown.
+	return recorder.makeEvent(ref, annotations, eventtype, reason, message)
+}
+
+// queue hands event to the broadcaster. Recording must not block, so a
+// full queue drops the event; the send is synchronous (not in a goroutine)
+// so that it cannot race with Shutdown.
+func (recorder *recorderImpl) queue(logger klog.Logger, event *v1.Event) {
 	sent, err := recorder.ActionOrDrop(watch.Added, event)
-	if err != nil {
+	switch {
+	case err != nil:
 		logger.Error(err, "Unable to record event (will not retry!)")
-		return
-	}
-	if !sent {
+	case !sent:
 		logger.Error(nil, "Unable to record event: too many queued events, dropped event", "event", event)
 	}
 }
 
+// makeEvent returns a new event (count 1) about ref, in ref's namespace or
+// the default one, from this recorder's source.
 func (recorder *recorderImpl) makeEvent(ref *v1.ObjectReference, annotations map[string]string, eventtype, reason, message string) *v1.Event {
-	t := metav1.Time{Time: recorder.clock.Now()}
-	namespace := ref.Namespace
-	if namespace == "" {
-		namespace = metav1.NamespaceDefault
-	}
-	return &v1.Event{
-		ObjectMeta: metav1.ObjectMeta{
-			Name:        util.GenerateEventName(ref.Name, t.UnixNano()),
-			Namespace:   namespace,
-			Annotations: annotations,
-		},
+	now := metav1.NewTime(recorder.clock.Now())
+	event := &v1.Event{
 		InvolvedObject:      *ref,
+		Type:                eventtype,
 		Reason:              reason,
 		Message:             message,
-		FirstTimestamp:      t,
-		LastTimestamp:       t,
-		Count:               1,
-		Type:                eventtype,
 		Source:              recorder.source,
 		ReportingController: recorder.source.Component,
 		ReportingInstance:   recorder.source.Host,
+		Count:               1,
+		FirstTimestamp:      now,
+		LastTimestamp:       now,
 	}
+	event.Name = util.GenerateEventName(ref.Name, now.UnixNano())
+	event.Namespace = cmp.Or(ref.Namespace, metav1.NamespaceDefault)
+	event.Annotations = annotations
+	return event
+}
+
+// recorderImpl builds events and hands them to the broadcaster.
+type recorderImpl struct {
+	*watch.Broadcaster
+	scheme *runtime.Scheme
+	source v1.EventSource
+	clock  clock.PassiveClock
 }
 
 // recorderImplLogger is the EventRecorderLogger NewRecorder returns.

@@ -41,7 +41,7 @@ func TestRetryWatcherEstablishmentErrors(t *testing.T) {
 				}
 				return closedWatch(watch.Event{Type: watch.Added, Object: cm("a", "2")}), nil
 			}}
-			rw, err := newRetryWatcher(context.Background(), "1", sw, time.Millisecond)
+			rw, err := newRetryWatcher(context.Background(), "1", sw, fastRetry)
 			if err != nil {
 				t.Fatal(err)
 			}

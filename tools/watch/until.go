@@ -23,10 +23,6 @@ type PreconditionFunc func(store cache.Store) (bool, error)
 // (the pod became ready).
 type ConditionFunc func(event watch.Event) (bool, error)
 
-// ErrWatchClosed reports, from UntilWithoutRetry, a watch that ended
-// before the conditions were met.
-var ErrWatchClosed = errors.New("watch closed before UntilWithoutRetry timeout")
-
 // UntilWithoutRetry reads events from watcher until the conditions are met
 // one after another (an event meeting one condition is also offered to the
 // next), and returns the last event. An error from a condition ends the
@@ -35,40 +31,45 @@ var ErrWatchClosed = errors.New("watch closed before UntilWithoutRetry timeout")
 // for it). It breaks on any watch interruption:
 // prefer Until or UntilWithSync.
 func UntilWithoutRetry(ctx context.Context, watcher watch.Interface, conditions ...ConditionFunc) (*watch.Event, error) {
-	ch := watcher.ResultChan()
 	defer watcher.Stop()
+	remaining := conditionChain(conditions)
 	var last *watch.Event
-	for _, condition := range conditions {
-		if last != nil {
-			done, err := condition(*last)
-			if err != nil {
+	for len(remaining) > 0 {
+		select {
+		case <-ctx.Done():
+			return last, wait.ErrorInterrupted(nil)
+		case event, open := <-watcher.ResultChan():
+			if !open {
+				return last, ErrWatchClosed
+			}
+			last = &event
+			var err error
+			if remaining, err = remaining.advance(event); err != nil {
 				return last, err
-			}
-			if done {
-				continue
-			}
-		}
-	waiting:
-		for {
-			select {
-			case event, ok := <-ch:
-				if !ok {
-					return last, ErrWatchClosed
-				}
-				last = &event
-				done, err := condition(event)
-				if err != nil {
-					return last, err
-				}
-				if done {
-					break waiting
-				}
-			case <-ctx.Done():
-				return last, wait.ErrorInterrupted(nil)
 			}
 		}
 	}
 	return last, nil
+}
+
+// ErrWatchClosed reports, from UntilWithoutRetry, a watch that ended
+// before the conditions were met.
+var ErrWatchClosed = errors.New("watch closed before UntilWithoutRetry timeout")
+
+// conditionChain is the conditions still to be met, in order.
+type conditionChain []ConditionFunc
+
+// advance offers event to the first condition and, each time one is met,
+// to the next, and returns the conditions still to be met.
+func (c conditionChain) advance(event watch.Event) (conditionChain, error) {
+	for len(c) > 0 {
+		met, err := c[0](event)
+		if err != nil || !met {
+			return c, err
+		}
+		c = c[1:]
+	}
+	return c, nil
 }
 
 // Until is UntilWithoutRetry over a RetryWatcher starting at
@@ -77,11 +78,11 @@ func UntilWithoutRetry(ctx context.Context, watcher watch.Interface, conditions 
 // fails when the resource version is too old. See UntilWithSync for a
 // variant that recovers by relisting.
 func Until(ctx context.Context, initialResourceVersion string, watcherClient cache.Watcher, conditions ...ConditionFunc) (*watch.Event, error) {
-	w, err := NewRetryWatcherWithContext(ctx, initialResourceVersion, cache.ToWatcherWithContext(watcherClient))
-	if err != nil {
-		return nil, err
+	retrying, err := NewRetryWatcherWithContext(ctx, initialResourceVersion, cache.ToWatcherWithContext(watcherClient))
+	if err == nil {
+		return UntilWithoutRetry(ctx, retrying, conditions...)
 	}
-	return UntilWithoutRetry(ctx, w, conditions...)
+	return nil, err
 }
 
 // UntilWithSync runs an informer over lw and waits, like UntilWithoutRetry,
@@ -91,34 +92,33 @@ func Until(ctx context.Context, initialResourceVersion string, watcherClient cac
 // possibly merging intermediate states of an object; events are ordered
 // per object only.
 func UntilWithSync(ctx context.Context, lw cache.ListerWatcher, objType runtime.Object, precondition PreconditionFunc, conditions ...ConditionFunc) (*watch.Event, error) {
-	indexer, informer, watcher, done := NewIndexerInformerWatcherWithLogger(klog.FromContext(ctx), lw, objType)
-	// Wait for the informer to stop so that callers can reason about it.
-	defer func() { <-done }()
-	defer watcher.Stop()
-	if precondition != nil {
-		if !cache.WaitForCacheSync(ctx.Done(), informer.HasSynced) {
-			return nil, fmt.Errorf("UntilWithSync: unable to sync caches: %w", ctx.Err())
-		}
-		ok, err := precondition(indexer)
-		if err != nil {
-			return nil, err
-		}
-		if ok {
-			return nil, nil
-		}
+	store, informer, events, informerDone := NewIndexerInformerWatcherWithLogger(klog.FromContext(ctx), lw, objType)
+	// Stopping the watcher stops the informer; return only once it has
+	// stopped, so that callers can reason about it.
+	defer func() {
+		events.Stop()
+		<-informerDone
+	}()
+	if precondition == nil {
+		return UntilWithoutRetry(ctx, events, conditions...)
 	}
-	return UntilWithoutRetry(ctx, watcher, conditions...)
+	if synced := cache.WaitForCacheSync(ctx.Done(), informer.HasSynced); !synced {
+		return nil, fmt.Errorf("UntilWithSync: unable to sync caches: %w", ctx.Err())
+	}
+	if met, err := precondition(store); err != nil || met {
+		return nil, err
+	}
+	return UntilWithoutRetry(ctx, events, conditions...)
 }
 
 // ContextWithOptionalTimeout is context.WithTimeout where a zero timeout
 // means none. A negative timeout is treated as zero.
 func ContextWithOptionalTimeout(parent context.Context, timeout time.Duration) (context.Context, context.CancelFunc) {
-	if timeout < 0 {
+	switch {
+	case timeout > 0:
+		return context.WithTimeout(parent, timeout)
+	case timeout < 0:
 		klog.FromContext(parent).Error(nil, "Timeout for context shall not be negative!")
-		timeout = 0
 	}
-	if timeout == 0 {
-		return context.WithCancel(parent)
-	}
-	return context.WithTimeout(parent, timeout)
+	return context.WithCancel(parent)
 }

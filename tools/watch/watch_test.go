@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/utils/clock"
 
 	"github.com/kubeclient/client-go/tools/cache"
 	fcache "github.com/kubeclient/client-go/tools/cache/testing"
@@ -62,7 +63,7 @@ func TestRetryWatcherResumesFromLastVersion(t *testing.T) {
 			return closedWatch(watch.Event{Type: watch.Deleted, Object: cm("a", "6")}), nil
 		}
 	}}
-	rw, err := newRetryWatcher(context.Background(), "1", sw, time.Millisecond)
+	rw, err := newRetryWatcher(context.Background(), "1", sw, fastRetry)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +90,7 @@ func TestRetryWatcherStopsOnGone(t *testing.T) {
 		status.Code = 410
 		return closedWatch(watch.Event{Type: watch.Error, Object: &status}), nil
 	}}
-	rw, err := newRetryWatcher(context.Background(), "1", sw, time.Millisecond)
+	rw, err := newRetryWatcher(context.Background(), "1", sw, fastRetry)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,19 +155,43 @@ func TestUntilWithoutRetry(t *testing.T) {
 	}
 }
 
+// watchRecorder passes watches through to a source and reports the resource
+// version each one starts from.
+type watchRecorder struct {
+	source cache.Watcher
+	opened chan string
+}
+
+func (r watchRecorder) Watch(opts metav1.ListOptions) (watch.Interface, error) {
+	w, err := r.source.Watch(opts)
+	r.opened <- opts.ResourceVersion
+	return w, err
+}
+
 func TestUntilRetries(t *testing.T) {
 	source := fcache.NewFakeControllerSource()
 	source.Add(cm("a", ""))
+	watches := watchRecorder{source: source, opened: make(chan string, 10)}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	go func() {
-		time.Sleep(20 * time.Millisecond)
-		source.ResetWatch() // breaks the watch; Until must resume
-		source.Modify(cm("a", ""))
+		<-watches.opened           // the first watch is open
+		source.ResetWatch()        // and ends: Until must resume
+		source.Modify(cm("a", "")) // while no watch is open
 	}()
-	e, err := Until(ctx, "1", source, func(e watch.Event) (bool, error) { return e.Type == watch.Modified, nil })
+	e, err := Until(ctx, "1", watches, func(e watch.Event) (bool, error) { return e.Type == watch.Modified, nil })
 	if err != nil || e.Object.(*v1.ConfigMap).ResourceVersion != "2" {
-		t.Errorf("Until = %v %v", e, err)
+		t.Fatalf("Until = %v %v", e, err)
+	}
+	// The modification reached no watch when it was made: only the second
+	// watch, resumed from the last version seen, can have delivered it.
+	select {
+	case rv := <-watches.opened:
+		if rv != "1" {
+			t.Errorf("second watch from resource version %q, want 1", rv)
+		}
+	default:
+		t.Error("Until returned without opening a second watch")
 	}
 }
 
@@ -185,11 +210,12 @@ func TestUntilWithSync(t *testing.T) {
 		t.Errorf("precondition: %v %v", e, err)
 	}
 
-	go func() {
-		time.Sleep(20 * time.Millisecond)
-		source.Add(cm("b", ""))
-	}()
+	// b is created once the wait has seen a, so it arrives as a watch
+	// event after the initial list.
 	e, err = UntilWithSync(ctx, source, &v1.ConfigMap{}, nil, func(e watch.Event) (bool, error) {
+		if name := e.Object.(*v1.ConfigMap).Name; name == "a" {
+			source.Add(cm("b", ""))
+		}
 		return e.Object.(*v1.ConfigMap).Name == "b", nil
 	})
 	if err != nil || e.Type != watch.Added {
@@ -247,3 +273,6 @@ func TestContextWithOptionalTimeout(t *testing.T) {
 }
 
 var _ runtime.Object = &v1.ConfigMap{}
+
+// fastRetry restarts watches after a millisecond instead of a second.
+var fastRetry = retryTiming{clock: clock.RealClock{}, restartDelay: time.Millisecond}

@@ -30,23 +30,22 @@ var DefaultBackoff = wait.Backoff{
 // is false, or backoff runs out of steps. It sleeps as backoff says between
 // attempts. When the steps run out it returns the last error fn returned.
 func OnError(backoff wait.Backoff, retriable func(error) bool, fn func() error) error {
-	var lastErr error
-	err := wait.ExponentialBackoff(backoff, func() (bool, error) {
-		err := fn()
-		switch {
-		case err == nil:
-			return true, nil
-		case retriable(err):
-			lastErr = err
+	var lastRetriable error
+	attempt := func() (done bool, err error) {
+		err = fn()
+		if err != nil && retriable(err) {
+			lastRetriable = err
 			return false, nil
-		default:
-			return false, err
 		}
-	})
-	if wait.Interrupted(err) && lastErr != nil {
-		err = lastErr
+		return err == nil, err
 	}
-	return err
+	err := wait.ExponentialBackoff(backoff, attempt)
+	if lastRetriable == nil || !wait.Interrupted(err) {
+		return err
+	}
+	// The steps ran out: report why the last attempt failed, not that
+	// the wait ended.
+	return lastRetriable
 }
 
 // RetryOnConflict runs fn, an update of an object, again after a backoff

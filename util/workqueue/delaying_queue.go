@@ -8,6 +8,8 @@ import (
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
+
+	"github.com/kubeclient/client-go/util/workqueue/internal/delayheap"
 )
 
 // TypedDelayingInterface is a work queue that can also add an item after a
@@ -77,7 +79,7 @@ func NewTypedDelayingQueueWithConfig[T comparable](config TypedDelayingQueueConf
 		stop:           make(chan struct{}),
 		loopDone:       make(chan struct{}),
 	}
-	q.byItem.initSeed()
+	q.waiting.Init()
 	go q.run(config.Logger)
 	return q
 }
@@ -87,8 +89,8 @@ func NewTypedDelayingQueueWithConfig[T comparable](config TypedDelayingQueueConf
 // a timer never ends up later than the item's ready time.
 const clockSlack = time.Millisecond
 
-// delayingQueue adds a min-heap of waiting items, ordered by ready time, in
-// front of a TypedInterface.
+// delayingQueue holds items until their ready time in front of a
+// TypedInterface.
 type delayingQueue[T comparable] struct {
 	TypedInterface[T]
 
@@ -96,16 +98,11 @@ type delayingQueue[T comparable] struct {
 	epoch   time.Time     // ready times are kept as offsets from it
 	retries CounterMetric // nil for unnamed queues
 
-	// mu guards the waiting items. heap orders them; byItem finds an item's
-	// record; free holds unused records, which are carved out of pages of
-	// slotsPerPage so that growing never moves a record. Due items are added
-	// to the underlying queue while mu is held, which keeps them in ready
-	// order; the underlying queue never calls back, so this cannot deadlock.
+	// mu guards waiting and stopped. Due items are added to the underlying
+	// queue while mu is held, which keeps them in ready order; the
+	// underlying queue never calls back, so this cannot deadlock.
 	mu      sync.Mutex
-	heap    []heapNode[T]
-	byItem  itemTable[T, *waitingItem[T]]
-	free    []*waitingItem[T]
-	seq     uint64 // insertion counter, breaks ties between equal ready times
+	waiting delayheap.Heap[T]
 	stopped bool
 
 	wake     chan struct{} // tells run that the earliest ready time moved
@@ -114,34 +111,10 @@ type delayingQueue[T comparable] struct {
 	loopDone chan struct{} // closed when run returns
 }
 
-// slotsPerPage is how many waiting-item records are allocated at once.
-const slotsPerPage = 256
-
-// waitingItem is the record of one item waiting for its ready time.
-type waitingItem[T comparable] struct {
-	item T
-	seq  uint64 // insertion order, breaks ties between equal ready times
-	pos  int    // index of its node in heap
-}
-
-// heapNode is one heap entry; it carries the ready time so that sifting
-// mostly reads only the heap slice.
-type heapNode[T comparable] struct {
-	readyAt int64 // nanoseconds since epoch
-	w       *waitingItem[T]
-}
-
-func (a *heapNode[T]) before(b *heapNode[T]) bool {
-	if a.readyAt != b.readyAt {
-		return a.readyAt < b.readyAt
-	}
-	return a.w.seq < b.w.seq
-}
-
 // AddAfter adds item once duration has passed; a duration <= 0 adds it now.
 // If item is already waiting, it keeps the earlier of the two ready times.
 func (q *delayingQueue[T]) AddAfter(item T, duration time.Duration) {
-	h := q.byItem.hashOf(item) // outside the lock, to keep it short
+	h := q.waiting.Hash(item) // outside the lock, to keep it short
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if q.stopped {
@@ -162,45 +135,12 @@ func (q *delayingQueue[T]) AddAfter(item T, duration time.Duration) {
 	// Hand over items that are already due, so that a busy queue does not
 	// depend on how promptly the timer goroutine wakes up.
 	q.releaseDue(now)
-
-	i, waiting := q.byItem.upsertHashed(item, h)
-	w := q.byItem.slots[i].val
-	if waiting {
-		node := &q.heap[w.pos]
-		if readyAt >= node.readyAt {
-			return
-		}
-		node.readyAt = readyAt
-		q.up(w.pos)
-	} else {
-		w = q.newRecord(item)
-		q.byItem.slots[i].val = w
-		w.seq = q.seq
-		q.seq++
-		w.pos = len(q.heap)
-		q.heap = append(q.heap, heapNode[T]{readyAt: readyAt, w: w})
-		q.up(w.pos)
-	}
-	if w.pos == 0 {
+	if q.waiting.Schedule(item, h, readyAt) {
 		select {
 		case q.wake <- struct{}{}:
 		default:
 		}
 	}
-}
-
-// newRecord takes a free record for item. q.mu must be held.
-func (q *delayingQueue[T]) newRecord(item T) *waitingItem[T] {
-	if len(q.free) == 0 {
-		page := make([]waitingItem[T], slotsPerPage)
-		for i := range page {
-			q.free = append(q.free, &page[i])
-		}
-	}
-	w := q.free[len(q.free)-1]
-	q.free = q.free[:len(q.free)-1]
-	w.item = item
-	return w
 }
 
 // ShutDown stops the delay goroutine, drops the items still waiting for
@@ -223,8 +163,7 @@ func (q *delayingQueue[T]) halt() {
 	q.stopOnce.Do(func() {
 		q.mu.Lock()
 		q.stopped = true
-		q.heap, q.free = nil, nil
-		q.byItem.slots, q.byItem.n = nil, 0 // the seed stays: AddAfter reads it unlocked
+		q.waiting.Clear() // Hash stays usable: AddAfter calls it unlocked
 		q.mu.Unlock()
 		close(q.stop)
 	})
@@ -252,11 +191,8 @@ func (q *delayingQueue[T]) run(logger *klog.Logger) {
 		now := q.clock.Now()
 		nowOffset := int64(now.Sub(q.epoch))
 		q.releaseDue(nowOffset)
-		var wait time.Duration
-		pending := len(q.heap) > 0
-		if pending {
-			wait = time.Duration(q.heap[0].readyAt - nowOffset)
-		}
+		next, pending := q.waiting.Next()
+		wait := time.Duration(next - nowOffset)
 		q.mu.Unlock()
 
 		if !pending {
@@ -290,8 +226,12 @@ func (q *delayingQueue[T]) run(logger *klog.Logger) {
 // offset from epoch) to the underlying queue, earliest first. q.mu must be
 // held.
 func (q *delayingQueue[T]) releaseDue(now int64) {
-	for len(q.heap) > 0 && q.heap[0].readyAt <= now {
-		q.Add(q.popRoot())
+	for {
+		item, ok := q.waiting.PopReady(now)
+		if !ok {
+			return
+		}
+		q.Add(item)
 	}
 }
 
@@ -304,61 +244,5 @@ func stopTimer(t clock.Timer) {
 		case <-t.C():
 		default:
 		}
-	}
-}
-
-// popRoot removes the earliest item from the heap, frees its record and
-// returns the item. q.mu must be held.
-func (q *delayingQueue[T]) popRoot() T {
-	w := q.heap[0].w
-	last := len(q.heap) - 1
-	q.swap(0, last)
-	q.heap[last] = heapNode[T]{}
-	q.heap = q.heap[:last]
-	if last > 0 {
-		q.down(0)
-	}
-	item := w.item
-	if i := q.byItem.lookup(item); i >= 0 {
-		q.byItem.removeAt(i)
-	}
-	*w = waitingItem[T]{}
-	q.free = append(q.free, w)
-	return item
-}
-
-func (q *delayingQueue[T]) swap(i, j int) {
-	h := q.heap
-	h[i], h[j] = h[j], h[i]
-	h[i].w.pos = i
-	h[j].w.pos = j
-}
-
-func (q *delayingQueue[T]) up(i int) {
-	for i > 0 {
-		parent := (i - 1) / 2
-		if !q.heap[i].before(&q.heap[parent]) {
-			return
-		}
-		q.swap(i, parent)
-		i = parent
-	}
-}
-
-func (q *delayingQueue[T]) down(i int) {
-	n := len(q.heap)
-	for {
-		child := 2*i + 1
-		if child >= n {
-			return
-		}
-		if r := child + 1; r < n && q.heap[r].before(&q.heap[child]) {
-			child = r
-		}
-		if !q.heap[child].before(&q.heap[i]) {
-			return
-		}
-		q.swap(i, child)
-		i = child
 	}
 }

@@ -5,6 +5,9 @@ import (
 	"time"
 
 	"k8s.io/utils/clock"
+
+	"github.com/kubeclient/client-go/util/workqueue/internal/ledger"
+	"github.com/kubeclient/client-go/util/workqueue/internal/ring"
 )
 
 // TypedInterface is the contract of a work queue holding items of type T.
@@ -39,18 +42,6 @@ type TypedQueueConfig[T comparable] struct {
 // unfinished-work and longest-running-processor gauges.
 const unfinishedWorkPeriod = 500 * time.Millisecond
 
-// Bits of the per-item state word kept in Typed.items.
-const (
-	// stateDirty marks an in-flight item that was added again and must be
-	// queued once more when its worker calls Done.
-	stateDirty uint64 = 1 << 63
-	// stateProcessing marks an in-flight item when a custom Queue is used.
-	// With the built-in FIFO an item is in flight exactly when its ticket
-	// (the remaining bits) is below Typed.popped.
-	stateProcessing uint64 = 1 << 62
-	ticketMask             = stateProcessing - 1
-)
-
 // Typed is a work queue of items of type t (see the package comment). Create
 // one with NewTyped or NewTypedWithConfig; the zero value is not usable.
 type Typed[t comparable] struct {
@@ -60,17 +51,11 @@ type Typed[t comparable] struct {
 	mu   sync.Mutex
 	cond sync.Cond
 
-	// items holds one state word for every item that is waiting or in
-	// flight; an item waits in exactly one place (fifo or custom).
-	items itemTable[t, uint64]
-
-	// fifo is the built-in order, used when custom is nil. Each push takes
-	// the ticket pushed++, each pop advances popped, so a FIFO item whose
-	// ticket is below popped has been handed to a worker.
-	fifo           ring[t]
-	pushed, popped uint64
-
-	// custom is the Queue from the config, if any.
+	// items knows every item that waits or is in flight, and says when
+	// one must be queued. An item waits in exactly one place: fifo, or
+	// custom when the config set a Queue.
+	items  ledger.Ledger[t]
+	fifo   ring.Ring[t]
 	custom Queue[t]
 
 	inFlight     int // items handed out by Get and not yet Done
@@ -111,7 +96,7 @@ func newTyped[T comparable](c clock.WithTicker, custom Queue[T], metrics *queueM
 		stop:    make(chan struct{}),
 	}
 	q.cond.L = &q.mu
-	q.items.initSeed()
+	q.items.Init(custom == nil)
 	if metrics != nil {
 		ticker := c.NewTicker(period)
 		q.loops.Go(func() { q.publishMetrics(ticker) })
@@ -124,31 +109,32 @@ func (q *Typed[T]) waiting() int {
 	if q.custom != nil {
 		return q.custom.Len()
 	}
-	return q.fifo.n
+	return q.fifo.Len()
 }
 
-// inFlightState reports whether state describes an item handed to a worker.
-func (q *Typed[T]) inFlightState(state uint64) bool {
+// enqueue puts item in line for a worker. q.mu must be held. It reports
+// whether a Get is parked and should be woken; the caller signals q.cond
+// after unlocking, so that the woken Get does not at once block again on
+// the lock still held.
+func (q *Typed[T]) enqueue(item T) (wake bool) {
 	if q.custom != nil {
-		return state&stateProcessing != 0
-	}
-	return state&ticketMask < q.popped
-}
-
-// push queues item, whose state is in items slot i and which must not be
-// waiting already. q.mu must be held. It reports whether a Get is parked
-// and should be woken; the caller signals q.cond after unlocking, so that
-// the woken Get does not at once block again on the lock still held.
-func (q *Typed[T]) push(i int, item T) (wake bool) {
-	if q.custom != nil {
-		q.items.slots[i].val = 0
 		q.custom.Push(item)
 	} else {
-		q.items.slots[i].val = q.pushed
-		q.pushed++
 		q.fifo.Push(item)
 	}
 	return q.idleGetters > 0
+}
+
+// dequeue takes the next waiting item out of line. q.mu must be held and
+// an item must be waiting.
+func (q *Typed[T]) dequeue() T {
+	if q.custom == nil {
+		q.items.HandOutNext()
+		return q.fifo.Pop()
+	}
+	item := q.custom.Pop()
+	q.items.HandOut(item)
+	return item
 }
 
 // Add queues item unless it is already waiting. An item that is in flight
@@ -162,34 +148,32 @@ func (q *Typed[T]) Add(item T) {
 
 // add is Add under the lock; it reports whether to wake a parked Get.
 func (q *Typed[T]) add(item T) (wake bool) {
-	h := q.items.hashOf(item) // outside the lock, to keep it short
+	h := q.items.Hash(item) // outside the lock, to keep it short
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if q.shuttingDown {
 		return false
 	}
-	i, known := q.items.upsertHashed(item, h)
-	state := q.items.slots[i].val
-	if known {
-		if !q.inFlightState(state) {
-			// Already waiting: let a custom order react to the repeat.
-			if q.custom != nil {
-				q.custom.Touch(item)
-			}
-			return false
+	switch q.items.Add(item, h) {
+	case ledger.AlreadyWaiting:
+		// Let a custom order react to the repeat.
+		if q.custom != nil {
+			q.custom.Touch(item)
 		}
-		if state&stateDirty != 0 {
-			return false
-		}
-	}
-	if q.metrics != nil {
-		q.metrics.added(item)
-	}
-	if known {
-		q.items.slots[i].val = state | stateDirty
 		return false
+	case ledger.AlreadyAddedAgain:
+		return false
+	case ledger.QueueAfterFinish:
+		if q.metrics != nil {
+			q.metrics.added(item)
+		}
+		return false
+	default: // ledger.Queue
+		if q.metrics != nil {
+			q.metrics.added(item)
+		}
+		return q.enqueue(item)
 	}
-	return q.push(i, item)
 }
 
 // Len returns how many items wait for a worker. It is a snapshot for
@@ -214,15 +198,7 @@ func (q *Typed[T]) Get() (item T, shutdown bool) {
 	if q.waiting() == 0 {
 		return item, true
 	}
-	if q.custom != nil {
-		item = q.custom.Pop()
-		if i := q.items.lookup(item); i >= 0 {
-			q.items.slots[i].val = stateProcessing
-		}
-	} else {
-		item = q.fifo.Pop()
-		q.popped++
-	}
+	item = q.dequeue()
 	q.inFlight++
 	if q.metrics != nil {
 		q.metrics.handedOut(item)
@@ -241,25 +217,20 @@ func (q *Typed[T]) Done(item T) {
 
 // done is Done under the lock; it reports whether to wake a parked Get.
 func (q *Typed[T]) done(item T) (wake bool) {
-	h := q.items.hashOf(item)
+	h := q.items.Hash(item)
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	i := q.items.lookupHashed(item, h)
-	if i < 0 {
-		return false
-	}
-	state := q.items.slots[i].val
-	if !q.inFlightState(state) {
+	outcome := q.items.Finish(item, h)
+	if outcome == ledger.NotInFlight {
 		return false
 	}
 	if q.metrics != nil {
 		q.metrics.finished(item)
 	}
 	q.inFlight--
-	if state&stateDirty != 0 {
-		return q.push(i, item)
+	if outcome == ledger.QueueAgain {
+		return q.enqueue(item)
 	}
-	q.items.removeAt(i)
 	if q.inFlight == 0 && q.drain {
 		q.cond.Broadcast()
 	}

@@ -306,31 +306,3 @@ func TestTypedCustomQueueTouch(t *testing.T) {
 		t.Fatalf("Touch calls = %q, want %q", rec.touched, want)
 	}
 }
-
-func TestRingGrowsWrapsAndShrinks(t *testing.T) {
-	r := &ring[int]{}
-	next, want := 0, 0
-	// Interleave pushes and pops so the contents wrap around the buffer
-	// while it grows to 4096 and shrinks back.
-	for round := range 3 {
-		for range 4096 {
-			r.Push(next)
-			next++
-			if next%3 == 0 {
-				if got := r.Pop(); got != want {
-					t.Fatalf("round %d: Pop() = %d, want %d", round, got, want)
-				}
-				want++
-			}
-		}
-		for r.Len() > 0 {
-			if got := r.Pop(); got != want {
-				t.Fatalf("round %d: Pop() = %d, want %d", round, got, want)
-			}
-			want++
-		}
-		if len(r.buf) > minRing {
-			t.Fatalf("round %d: empty ring kept %d slots", round, len(r.buf))
-		}
-	}
-}

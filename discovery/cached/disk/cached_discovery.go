@@ -30,9 +30,6 @@ const (
 	// resourcesFileName holds one group-version's resources in
 	// <cache directory>/<group-version>/.
 	resourcesFileName = "serverresources.json"
-
-	cacheDirPerm  os.FileMode = 0o750
-	cacheFilePerm os.FileMode = 0o660
 )
 
 // CachedDiscoveryClient answers discovery from files in a cache directory,
@@ -76,66 +73,80 @@ func NewCachedDiscoveryClientForConfig(config *restclient.Config, discoveryCache
 		return nil, errors.New("cached discovery client: config must not be nil")
 	}
 	if httpCacheDir != "" {
-		config = restclient.CopyConfig(config)
-		config.Wrap(func(rt http.RoundTripper) http.RoundTripper {
-			return newCacheRoundTripper(httpCacheDir, rt)
-		})
+		config = withHTTPCache(config, httpCacheDir)
 	}
-	client, err := discovery.NewDiscoveryClientForConfig(config)
+	live, err := discovery.NewDiscoveryClientForConfig(config)
 	if err != nil {
 		return nil, err
 	}
-	return newCachedDiscoveryClient(memory.NewMemCacheClientWithContext(client), discoveryCacheDir, ttl), nil
-}
-
-// newCachedDiscoveryClient returns a client keeping files of delegate's
-// answers in cacheDirectory.
-func newCachedDiscoveryClient(delegate discovery.DiscoveryInterfaceWithContext, cacheDirectory string, ttl time.Duration) *CachedDiscoveryClient {
 	return &CachedDiscoveryClient{
-		delegate:       delegate,
-		cacheDirectory: cacheDirectory,
+		delegate:       memory.NewMemCacheClientWithContext(live),
+		cacheDirectory: discoveryCacheDir,
 		ttl:            ttl,
 		ownFiles:       map[string]struct{}{},
 		fresh:          true,
-	}
+	}, nil
 }
 
-// ServerResourcesForGroupVersion returns the resources of groupVersion.
-//
-// Prefer ServerResourcesForGroupVersionWithContext.
-func (d *CachedDiscoveryClient) ServerResourcesForGroupVersion(groupVersion string) (*metav1.APIResourceList, error) {
-	return d.ServerResourcesForGroupVersionWithContext(context.Background(), groupVersion)
+// withHTTPCache returns a copy of config whose transport caches responses
+// in dir.
+func withHTTPCache(config *restclient.Config, dir string) *restclient.Config {
+	config = restclient.CopyConfig(config)
+	config.Wrap(func(rt http.RoundTripper) http.RoundTripper {
+		return newCacheRoundTripper(dir, rt)
+	})
+	return config
+}
+
+// discoveryList is a discovery answer the client keeps in a file.
+type discoveryList interface {
+	*metav1.APIGroupList | *metav1.APIResourceList
+}
+
+// fileOrDelegate returns the object in filename, decoded into cached, when
+// the file may be used (see readCachedObject). Otherwise it asks fetch, and
+// writes a non-empty answer to filename; an error or an empty answer is
+// returned as it is, uncached, with a log line naming why (skipped and its
+// key-value pairs).
+func fileOrDelegate[L discoveryList](ctx context.Context, d *CachedDiscoveryClient, filename, kind string, cached L, fetch func() (L, error), empty func(L) bool, skipped string, keysAndValues ...any) (L, error) {
+	if d.readCachedObject(ctx, filename, kind, cached) {
+		return cached, nil
+	}
+	logger := klog.FromContext(ctx)
+	live, err := fetch()
+	switch {
+	case err != nil:
+		logger.V(3).Info("Skipped caching discovery info due to error", "err", err)
+	case empty(live):
+		logger.V(3).Info(skipped, keysAndValues...)
+	default:
+		d.writeCachedObject(ctx, filename, kind, live)
+	}
+	return live, err
 }
 
 // ServerResourcesForGroupVersionWithContext returns the resources of
 // groupVersion from its file, or from the delegate when the file cannot be
 // used; a non-empty answer from the delegate is written to the file.
 func (d *CachedDiscoveryClient) ServerResourcesForGroupVersionWithContext(ctx context.Context, groupVersion string) (*metav1.APIResourceList, error) {
-	filename := filepath.Join(d.cacheDirectory, groupVersion, resourcesFileName)
-	cached := &metav1.APIResourceList{}
-	if d.readCachedObject(ctx, filename, "APIResourceList", cached) {
-		return cached, nil
-	}
-
-	live, err := d.delegate.ServerResourcesForGroupVersionWithContext(ctx, groupVersion)
-	if err != nil {
-		klog.FromContext(ctx).V(3).Info("Skipped caching discovery info due to error", "err", err)
-		return live, err
-	}
-	if live == nil || len(live.APIResources) == 0 {
-		klog.FromContext(ctx).V(3).Info("Skipped caching discovery info, no resources found", "groupVersion", groupVersion)
-		return live, nil
-	}
-	d.writeCachedObject(ctx, filename, "APIResourceList", live)
-	return live, nil
+	return fileOrDelegate(ctx, d,
+		filepath.Join(d.cacheDirectory, groupVersion, resourcesFileName), "APIResourceList", &metav1.APIResourceList{},
+		func() (*metav1.APIResourceList, error) {
+			return d.delegate.ServerResourcesForGroupVersionWithContext(ctx, groupVersion)
+		},
+		func(l *metav1.APIResourceList) bool { return l == nil || len(l.APIResources) == 0 },
+		"Skipped caching discovery info, no resources found", "groupVersion", groupVersion)
 }
 
-// ServerGroupsAndResources returns every group and the resources of all
-// their versions.
-//
-// Prefer ServerGroupsAndResourcesWithContext.
-func (d *CachedDiscoveryClient) ServerGroupsAndResources() ([]*metav1.APIGroup, []*metav1.APIResourceList, error) {
-	return d.ServerGroupsAndResourcesWithContext(context.Background())
+// ServerGroupsWithContext returns the group list from its file, or from the
+// delegate when the file cannot be used; a non-empty answer from the
+// delegate is written to the file.
+func (d *CachedDiscoveryClient) ServerGroupsWithContext(ctx context.Context) (*metav1.APIGroupList, error) {
+	return fileOrDelegate(ctx, d,
+		filepath.Join(d.cacheDirectory, groupsFileName), "APIGroupList", &metav1.APIGroupList{},
+		func() (*metav1.APIGroupList, error) { return d.delegate.ServerGroupsWithContext(ctx) },
+		func(l *metav1.APIGroupList) bool { return l == nil || len(l.Groups) == 0 },
+		"Skipped caching discovery info, no groups found")
 }
 
 // ServerGroupsAndResourcesWithContext returns every group and the resources
@@ -144,68 +155,63 @@ func (d *CachedDiscoveryClient) ServerGroupsAndResourcesWithContext(ctx context.
 	return discovery.ServerGroupsAndResourcesWithContext(ctx, d)
 }
 
-// ServerGroups returns the group list.
-//
-// Prefer ServerGroupsWithContext.
-func (d *CachedDiscoveryClient) ServerGroups() (*metav1.APIGroupList, error) {
-	return d.ServerGroupsWithContext(context.Background())
-}
-
-// ServerGroupsWithContext returns the group list from its file, or from the
-// delegate when the file cannot be used; a non-empty answer from the
-// delegate is written to the file.
-func (d *CachedDiscoveryClient) ServerGroupsWithContext(ctx context.Context) (*metav1.APIGroupList, error) {
-	filename := filepath.Join(d.cacheDirectory, groupsFileName)
-	cached := &metav1.APIGroupList{}
-	if d.readCachedObject(ctx, filename, "APIGroupList", cached) {
-		return cached, nil
-	}
-
-	live, err := d.delegate.ServerGroupsWithContext(ctx)
-	if err != nil {
-		klog.FromContext(ctx).V(3).Info("Skipped caching discovery info due to error", "err", err)
-		return live, err
-	}
-	if live == nil || len(live.Groups) == 0 {
-		klog.FromContext(ctx).V(3).Info("Skipped caching discovery info, no groups found")
-		return live, nil
-	}
-	d.writeCachedObject(ctx, filename, "APIGroupList", live)
-	return live, nil
-}
-
 // readCachedObject decodes filename into into when the file may be used:
 // it exists, is younger than the TTL, was written by this client if the
 // client was invalidated, and holds an object of kind.
 func (d *CachedDiscoveryClient) readCachedObject(ctx context.Context, filename, kind string, into any) bool {
+	logger := klog.FromContext(ctx)
 	data, err := d.getCachedFile(filename)
 	if err != nil {
-		klog.FromContext(ctx).V(6).Info("Not using cached discovery file", "fileName", filename, "reason", err)
+		logger.V(6).Info("Not using cached discovery file", "fileName", filename, "reason", err)
 		return false
 	}
-	var typeMeta metav1.TypeMeta
-	if err := json.Unmarshal(data, &typeMeta); err != nil || typeMeta.Kind != kind {
-		klog.FromContext(ctx).V(3).Info("Ignoring unreadable discovery cache file", "fileName", filename, "kind", typeMeta.Kind, "err", err)
+	if found, err := kindOf(data); err != nil || found != kind {
+		logger.V(3).Info("Ignoring unreadable discovery cache file", "fileName", filename, "kind", found, "err", err)
 		return false
 	}
 	if err := json.Unmarshal(data, into); err != nil {
-		klog.FromContext(ctx).V(3).Info("Ignoring unreadable discovery cache file", "fileName", filename, "err", err)
+		logger.V(3).Info("Ignoring unreadable discovery cache file", "fileName", filename, "err", err)
 		return false
 	}
-	klog.FromContext(ctx).V(10).Info("Returning cached discovery info", "fileName", filename)
+	logger.V(10).Info("Returning cached discovery info", "fileName", filename)
 	return true
+}
+
+// kindOf returns the kind of the JSON object in data.
+func kindOf(data []byte) (string, error) {
+	var typeMeta metav1.TypeMeta
+	err := json.Unmarshal(data, &typeMeta)
+	return typeMeta.Kind, err
 }
 
 // getCachedFile returns the content of filename when the file may be used.
 func (d *CachedDiscoveryClient) getCachedFile(filename string) ([]byte, error) {
-	d.mu.Lock()
-	_, ours := d.ownFiles[filename]
-	ignoreForeign := d.ignoreForeign
-	d.mu.Unlock()
+	ours, ignoreForeign := d.ownership(filename)
 	if ignoreForeign && !ours {
 		return nil, errors.New("cache invalidated")
 	}
+	data, err := readUnexpired(filename, d.ttl)
+	if err != nil {
+		return nil, err
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.fresh = d.fresh && ours
+	return data, nil
+}
 
+// ownership reports whether this client wrote filename, and whether it
+// ignores files it did not write.
+func (d *CachedDiscoveryClient) ownership(filename string) (ours, ignoreForeign bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	_, ours = d.ownFiles[filename]
+	return ours, d.ignoreForeign
+}
+
+// readUnexpired returns the content of filename unless it was last written
+// more than ttl ago.
+func readUnexpired(filename string, ttl time.Duration) ([]byte, error) {
 	file, err := os.Open(filename)
 	if err != nil {
 		return nil, err
@@ -215,18 +221,10 @@ func (d *CachedDiscoveryClient) getCachedFile(filename string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if time.Now().After(info.ModTime().Add(d.ttl)) {
+	if expiry := info.ModTime().Add(ttl); time.Now().After(expiry) {
 		return nil, errors.New("cache expired")
 	}
-	data, err := io.ReadAll(file)
-	if err != nil {
-		return nil, err
-	}
-
-	d.mu.Lock()
-	d.fresh = d.fresh && ours
-	d.mu.Unlock()
-	return data, nil
+	return io.ReadAll(file)
 }
 
 // writeCachedObject stores obj, with apiVersion v1 and kind, in filename.
@@ -238,58 +236,39 @@ func (d *CachedDiscoveryClient) writeCachedObject(ctx context.Context, filename,
 }
 
 // writeCachedFile replaces filename atomically, so that concurrent readers,
-// in this process or another, see either the old or the new content.
+// in this process or another, see either the old or the new content, and
+// remembers that this client wrote it.
 func (d *CachedDiscoveryClient) writeCachedFile(filename, kind string, obj any) error {
 	data, err := encodeWithTypeMeta(kind, obj)
 	if err != nil {
 		return err
 	}
-	dir := filepath.Dir(filename)
-	if err := os.MkdirAll(dir, cacheDirPerm); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(dir, filepath.Base(filename)+".")
-	if err != nil {
-		return err
-	}
-	tmpName := tmp.Name()
-	defer os.Remove(tmpName) // fails harmlessly once renamed
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(cacheFilePerm); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if err := os.Rename(tmpName, filename); err != nil {
-		return err
-	}
-	d.ownFiles[filename] = struct{}{}
-	return nil
+	return replaceFile(filename, func(tmp, path string) error {
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		if err := os.Rename(tmp, path); err != nil {
+			return err
+		}
+		d.ownFiles[path] = struct{}{}
+		return nil
+	}, data)
 }
 
 // encodeWithTypeMeta encodes obj as JSON with apiVersion "v1" and kind set,
 // the form other Kubernetes clients write these files in.
 func encodeWithTypeMeta(kind string, obj any) ([]byte, error) {
+	typeMeta := metav1.TypeMeta{APIVersion: "v1", Kind: kind}
 	switch o := obj.(type) {
 	case *metav1.APIGroupList:
 		c := *o
-		c.TypeMeta = metav1.TypeMeta{APIVersion: "v1", Kind: kind}
+		c.TypeMeta = typeMeta
 		return json.Marshal(&c)
 	case *metav1.APIResourceList:
 		c := *o
-		c.TypeMeta = metav1.TypeMeta{APIVersion: "v1", Kind: kind}
+		c.TypeMeta = typeMeta
 		return json.Marshal(&c)
-	default:
-		return nil, fmt.Errorf("cannot cache discovery object of type %T", obj)
 	}
+	return nil, fmt.Errorf("cannot cache discovery object of type %T", obj)
 }
 
 // RESTClient returns the delegate's REST client.
@@ -297,25 +276,10 @@ func (d *CachedDiscoveryClient) RESTClient() restclient.Interface {
 	return d.delegate.RESTClient()
 }
 
-// ServerPreferredResources returns each resource in its preferred version.
-//
-// Prefer ServerPreferredResourcesWithContext.
-func (d *CachedDiscoveryClient) ServerPreferredResources() ([]*metav1.APIResourceList, error) {
-	return d.ServerPreferredResourcesWithContext(context.Background())
-}
-
 // ServerPreferredResourcesWithContext returns each resource in its preferred
 // version, computed from the cached discovery information.
 func (d *CachedDiscoveryClient) ServerPreferredResourcesWithContext(ctx context.Context) ([]*metav1.APIResourceList, error) {
 	return discovery.ServerPreferredResourcesWithContext(ctx, d)
-}
-
-// ServerPreferredNamespacedResources returns each namespaced resource in its
-// preferred version.
-//
-// Prefer ServerPreferredNamespacedResourcesWithContext.
-func (d *CachedDiscoveryClient) ServerPreferredNamespacedResources() ([]*metav1.APIResourceList, error) {
-	return d.ServerPreferredNamespacedResourcesWithContext(context.Background())
 }
 
 // ServerPreferredNamespacedResourcesWithContext returns each namespaced
@@ -325,23 +289,9 @@ func (d *CachedDiscoveryClient) ServerPreferredNamespacedResourcesWithContext(ct
 	return discovery.ServerPreferredNamespacedResourcesWithContext(ctx, d)
 }
 
-// ServerVersion asks the delegate; it is not cached.
-//
-// Prefer ServerVersionWithContext.
-func (d *CachedDiscoveryClient) ServerVersion() (*version.Info, error) {
-	return d.ServerVersionWithContext(context.Background())
-}
-
 // ServerVersionWithContext asks the delegate; it is not cached.
 func (d *CachedDiscoveryClient) ServerVersionWithContext(ctx context.Context) (*version.Info, error) {
 	return d.delegate.ServerVersionWithContext(ctx)
-}
-
-// OpenAPISchema asks the delegate for the OpenAPI v2 document.
-//
-// Prefer OpenAPISchemaWithContext.
-func (d *CachedDiscoveryClient) OpenAPISchema() (*openapi_v2.Document, error) {
-	return d.OpenAPISchemaWithContext(context.Background())
 }
 
 // OpenAPISchemaWithContext asks the delegate for the OpenAPI v2 document.
@@ -349,35 +299,24 @@ func (d *CachedDiscoveryClient) OpenAPISchemaWithContext(ctx context.Context) (*
 	return d.delegate.OpenAPISchemaWithContext(ctx)
 }
 
-// OpenAPIV3 returns an OpenAPI v3 client caching in memory; with an HTTP
-// cache directory the documents are also cached on disk.
-//
-// Prefer OpenAPIV3WithContext.
-func (d *CachedDiscoveryClient) OpenAPIV3() openapi.Client {
-	return d.openAPIV3(context.Background())
-}
-
-// OpenAPIV3WithContext returns an OpenAPI v3 client caching in memory; with
-// an HTTP cache directory the documents are also cached on disk.
-func (d *CachedDiscoveryClient) OpenAPIV3WithContext(ctx context.Context) openapi.ClientWithContext {
-	return d.openAPIV3(ctx)
-}
-
-func (d *CachedDiscoveryClient) openAPIV3(ctx context.Context) *cachedopenapi.Client {
+// InvalidateWithContext makes the client ignore every file it has not
+// written after this call, and invalidates the delegate.
+func (d *CachedDiscoveryClient) InvalidateWithContext(ctx context.Context) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if d.openAPI == nil {
-		d.openAPI = cachedopenapi.NewClientWithContext(d.delegate.OpenAPIV3WithContext(ctx))
+	d.ownFiles, d.ignoreForeign, d.fresh = map[string]struct{}{}, true, true
+	d.openAPI = nil
+	switch cached := d.delegate.(type) {
+	case discovery.CachedDiscoveryInterfaceWithContext:
+		cached.InvalidateWithContext(ctx)
+	case discovery.CachedDiscoveryInterface:
+		cached.Invalidate()
 	}
-	return d.openAPI
 }
 
-// Fresh reports whether every file used so far was written by this client,
-// in which case retrying after a miss is pointless.
-//
-// Prefer FreshWithContext.
-func (d *CachedDiscoveryClient) Fresh() bool {
-	return d.FreshWithContext(context.Background())
+// WithLegacyWithContext returns d: the cache has no legacy-only mode.
+func (d *CachedDiscoveryClient) WithLegacyWithContext(ctx context.Context) discovery.DiscoveryInterfaceWithContext {
+	return d
 }
 
 // FreshWithContext reports whether every file used so far was written by
@@ -388,36 +327,20 @@ func (d *CachedDiscoveryClient) FreshWithContext(ctx context.Context) bool {
 	return d.fresh
 }
 
-// Invalidate makes the client ignore every file it has not written after
-// this call, and invalidates the delegate.
-//
-// Prefer InvalidateWithContext.
-func (d *CachedDiscoveryClient) Invalidate() {
-	d.InvalidateWithContext(context.Background())
+// OpenAPIV3WithContext returns an OpenAPI v3 client caching in memory; with
+// an HTTP cache directory the documents are also cached on disk.
+func (d *CachedDiscoveryClient) OpenAPIV3WithContext(ctx context.Context) openapi.ClientWithContext {
+	return d.openAPIV3(ctx)
 }
 
-// InvalidateWithContext makes the client ignore every file it has not
-// written after this call, and invalidates the delegate.
-func (d *CachedDiscoveryClient) InvalidateWithContext(ctx context.Context) {
+// openAPIV3 returns the OpenAPI v3 client, created on first use after
+// construction or Invalidate.
+func (d *CachedDiscoveryClient) openAPIV3(ctx context.Context) *cachedopenapi.Client {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	d.ownFiles = map[string]struct{}{}
-	d.fresh = true
-	d.ignoreForeign = true
-	d.openAPI = nil
-	if cached, ok := d.delegate.(discovery.CachedDiscoveryInterfaceWithContext); ok {
-		cached.InvalidateWithContext(ctx)
-	} else if cached, ok := d.delegate.(discovery.CachedDiscoveryInterface); ok {
-		cached.Invalidate()
+	if d.openAPI != nil {
+		return d.openAPI
 	}
-}
-
-// WithLegacy returns d: the cache has no legacy-only mode.
-func (d *CachedDiscoveryClient) WithLegacy() discovery.DiscoveryInterface {
-	return d
-}
-
-// WithLegacyWithContext returns d: the cache has no legacy-only mode.
-func (d *CachedDiscoveryClient) WithLegacyWithContext(ctx context.Context) discovery.DiscoveryInterfaceWithContext {
-	return d
+	d.openAPI = cachedopenapi.NewClientWithContext(d.delegate.OpenAPIV3WithContext(ctx))
+	return d.openAPI
 }

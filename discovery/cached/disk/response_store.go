@@ -39,31 +39,8 @@ func (s responseStore) get(key string) ([]byte, bool) {
 
 // set stores response under key, replacing what was there.
 func (s responseStore) set(key string, response []byte) error {
-	if err := os.MkdirAll(s.dir, cacheDirPerm); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(s.dir, ".tmp-")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // fails harmlessly once renamed
 	sum := sha256.Sum256(response)
-	if _, err := tmp.Write(sum[:]); err != nil {
-		tmp.Close()
-		return err
-	}
-	if _, err := tmp.Write(response); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(cacheFilePerm); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), s.fileFor(key))
+	return replaceFile(s.fileFor(key), nil, sum[:], response)
 }
 
 // delete forgets key.

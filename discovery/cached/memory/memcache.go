@@ -52,21 +52,29 @@ func (e *emptyResponseError) Error() string {
 	return fmt.Sprintf("received empty response for: %s", e.gv)
 }
 
-// memCacheClient is the CachedDiscoveryInterface of this package.
+// memCacheClient is the CachedDiscoveryInterface of this package. Its
+// methods without a context are in without_context.go.
 type memCacheClient struct {
 	delegate discovery.DiscoveryInterfaceWithContext
 
-	// mu guards the fields below. Filling the cache happens with lock held
-	// for writing, so that concurrent callers wait for one fetch instead of
-	// starting their own.
-	mu             sync.RWMutex
+	// mu guards cache and openAPI. Filling the cache happens with mu held
+	// for writing, so that concurrent callers wait for one fetch instead
+	// of starting their own.
+	mu      sync.RWMutex
+	cache   discoveryCache
+	openAPI *cachedopenapi.Client
+}
+
+// discoveryCache is what a memCacheClient has discovered. The zero value
+// is an empty cache.
+type discoveryCache struct {
+	filled bool
+	groups *metav1.APIGroupList
+	// byGroupVersion holds the outcome of each group-version's fetch,
+	// keyed by its "group/version" string.
 	byGroupVersion map[string]*fetchResult
-	groups         *metav1.APIGroupList
-	filled         bool
-	openAPI        *cachedopenapi.Client
-	// fromAggregated records that the cache was filled from an
-	// aggregated discovery answer, which carries the resources with the
-	// groups.
+	// fromAggregated records that the cache was filled from an aggregated
+	// discovery answer, which carries the resources with the groups.
 	fromAggregated bool
 }
 
@@ -83,7 +91,7 @@ var (
 //
 // Prefer NewMemCacheClientWithContext.
 func NewMemCacheClient(delegate discovery.DiscoveryInterface) discovery.CachedDiscoveryInterface {
-	return newMemCacheClient(discovery.ToDiscoveryInterfaceWithContext(delegate))
+	return &memCacheClient{delegate: discovery.ToDiscoveryInterfaceWithContext(delegate)}
 }
 
 // NewMemCacheClientWithContext returns a CachedDiscoveryInterfaceWithContext
@@ -91,38 +99,45 @@ func NewMemCacheClient(delegate discovery.DiscoveryInterface) discovery.CachedDi
 // up on the server: call InvalidateWithContext to have everything fetched
 // again.
 func NewMemCacheClientWithContext(delegate discovery.DiscoveryInterfaceWithContext) discovery.CachedDiscoveryInterfaceWithContext {
-	return newMemCacheClient(delegate)
+	return &memCacheClient{delegate: delegate}
 }
 
-func newMemCacheClient(delegate discovery.DiscoveryInterfaceWithContext) *memCacheClient {
-	return &memCacheClient{
-		delegate:       delegate,
-		byGroupVersion: map[string]*fetchResult{},
-	}
+// transientErrorChecks recognise errors after which fetching again may
+// succeed.
+var transientErrorChecks = []func(error) bool{
+	func(err error) bool {
+		return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
+	},
+	func(err error) bool {
+		return errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET)
+	},
+	func(err error) bool {
+		status, ok := err.(apierrors.APIStatus)
+		return ok && status.Status().Code >= 500
+	},
+	apierrors.IsTooManyRequests,
 }
 
 // isTransientError reports whether fetching again may succeed where err
 // failed.
 func isTransientError(err error) bool {
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return true
+	for _, transient := range transientErrorChecks {
+		if transient(err) {
+			return true
+		}
 	}
-	var errno syscall.Errno
-	if errors.As(err, &errno) && (errno == syscall.ECONNREFUSED || errno == syscall.ECONNRESET) {
-		return true
-	}
-	if status, ok := err.(apierrors.APIStatus); ok && status.Status().Code >= 500 {
-		return true
-	}
-	return apierrors.IsTooManyRequests(err)
+	return false
 }
 
-// ServerResourcesForGroupVersion returns the cached resources of
-// groupVersion.
-//
-// Prefer ServerResourcesForGroupVersionWithContext.
-func (d *memCacheClient) ServerResourcesForGroupVersion(groupVersion string) (*metav1.APIResourceList, error) {
-	return d.ServerResourcesForGroupVersionWithContext(context.Background(), groupVersion)
+// filledLocked returns the cache, filling it first if needed. d.mu must be
+// held for writing.
+func (d *memCacheClient) filledLocked(ctx context.Context) (*discoveryCache, error) {
+	if !d.cache.filled {
+		if err := d.fillLocked(ctx); err != nil {
+			return nil, err
+		}
+	}
+	return &d.cache, nil
 }
 
 // ServerResourcesForGroupVersionWithContext returns the cached resources of
@@ -132,29 +147,19 @@ func (d *memCacheClient) ServerResourcesForGroupVersion(groupVersion string) (*m
 func (d *memCacheClient) ServerResourcesForGroupVersionWithContext(ctx context.Context, groupVersion string) (*metav1.APIResourceList, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if !d.filled {
-		if err := d.fillLocked(ctx); err != nil {
-			return nil, err
-		}
+	cache, err := d.filledLocked(ctx)
+	if err != nil {
+		return nil, err
 	}
-	entry, ok := d.byGroupVersion[groupVersion]
-	if !ok {
+	result, known := cache.byGroupVersion[groupVersion]
+	switch {
+	case !known:
 		return nil, ErrCacheNotFound
+	case result.err != nil && isTransientError(result.err):
+		result = d.fetchGroupVersion(ctx, groupVersion)
+		cache.byGroupVersion[groupVersion] = result
 	}
-	if entry.err != nil && isTransientError(entry.err) {
-		list, err := d.fetchGroupVersion(ctx, groupVersion)
-		logFetchError(ctx, groupVersion, err)
-		entry = &fetchResult{list: list, err: err}
-		d.byGroupVersion[groupVersion] = entry
-	}
-	return entry.list, entry.err
-}
-
-// ServerGroupsAndResources returns the cached groups and resources.
-//
-// Prefer ServerGroupsAndResourcesWithContext.
-func (d *memCacheClient) ServerGroupsAndResources() ([]*metav1.APIGroup, []*metav1.APIResourceList, error) {
-	return d.ServerGroupsAndResourcesWithContext(context.Background())
+	return result.list, result.err
 }
 
 // ServerGroupsAndResourcesWithContext returns the cached groups and
@@ -164,14 +169,6 @@ func (d *memCacheClient) ServerGroupsAndResourcesWithContext(ctx context.Context
 	return discovery.ServerGroupsAndResourcesWithContext(ctx, d)
 }
 
-// GroupsAndMaybeResources returns the cached groups and, when the cache was
-// filled from aggregated discovery, the cached resources and failures.
-//
-// Prefer GroupsAndMaybeResourcesWithContext.
-func (d *memCacheClient) GroupsAndMaybeResources() (*metav1.APIGroupList, map[schema.GroupVersion]*metav1.APIResourceList, map[schema.GroupVersion]error, error) {
-	return d.GroupsAndMaybeResourcesWithContext(context.Background())
-}
-
 // GroupsAndMaybeResourcesWithContext returns the cached groups and, when the
 // cache was filled from aggregated discovery, the cached resources and
 // failures. Otherwise the resource maps are nil and callers ask for each
@@ -179,60 +176,52 @@ func (d *memCacheClient) GroupsAndMaybeResources() (*metav1.APIGroupList, map[sc
 func (d *memCacheClient) GroupsAndMaybeResourcesWithContext(ctx context.Context) (*metav1.APIGroupList, map[schema.GroupVersion]*metav1.APIResourceList, map[schema.GroupVersion]error, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if !d.filled {
-		if err := d.fillLocked(ctx); err != nil {
-			return nil, nil, nil, err
-		}
+	cache, err := d.filledLocked(ctx)
+	if err != nil {
+		return nil, nil, nil, err
 	}
-	if !d.fromAggregated || len(d.byGroupVersion) == 0 {
-		return d.groups, nil, nil, nil
+	if !cache.fromAggregated || len(cache.byGroupVersion) == 0 {
+		return cache.groups, nil, nil, nil
 	}
-	resources := map[schema.GroupVersion]*metav1.APIResourceList{}
-	failed := map[schema.GroupVersion]error{}
-	for key, entry := range d.byGroupVersion {
-		gv, err := schema.ParseGroupVersion(key)
-		if err != nil {
-			failed[schema.GroupVersion{Version: key}] = err
-			continue
-		}
-		if entry.err != nil {
-			failed[gv] = entry.err
-		} else {
-			resources[gv] = entry.list
-		}
-	}
-	return d.groups, resources, failed, nil
+	resources, failed := cache.resultsByGroupVersion()
+	return cache.groups, resources, failed, nil
 }
 
-// ServerGroups returns the cached group list.
-//
-// Prefer ServerGroupsWithContext.
-func (d *memCacheClient) ServerGroups() (*metav1.APIGroupList, error) {
-	return d.ServerGroupsWithContext(context.Background())
+// resultsByGroupVersion splits the fetch results into resources and
+// failures keyed by parsed group-version; a key that does not parse is a
+// failure under its raw string as the version.
+func (c *discoveryCache) resultsByGroupVersion() (map[schema.GroupVersion]*metav1.APIResourceList, map[schema.GroupVersion]error) {
+	resources := map[schema.GroupVersion]*metav1.APIResourceList{}
+	failed := map[schema.GroupVersion]error{}
+	for key, result := range c.byGroupVersion {
+		gv, err := schema.ParseGroupVersion(key)
+		switch {
+		case err != nil:
+			failed[schema.GroupVersion{Version: key}] = err
+		case result.err != nil:
+			failed[gv] = result.err
+		default:
+			resources[gv] = result.list
+		}
+	}
+	return resources, failed
 }
 
 // ServerGroupsWithContext returns the cached group list.
 func (d *memCacheClient) ServerGroupsWithContext(ctx context.Context) (*metav1.APIGroupList, error) {
 	groups, _, _, err := d.GroupsAndMaybeResourcesWithContext(ctx)
 	if err != nil {
-		return nil, err
+		groups = nil
 	}
-	return groups, nil
+	return groups, err
 }
 
 // RESTClient returns the delegate's REST client.
 func (d *memCacheClient) RESTClient() restclient.Interface {
-	if d.delegate == nil {
-		return nil
+	if d.delegate != nil {
+		return d.delegate.RESTClient()
 	}
-	return d.delegate.RESTClient()
-}
-
-// ServerPreferredResources computes the preferred resources from the cache.
-//
-// Prefer ServerPreferredResourcesWithContext.
-func (d *memCacheClient) ServerPreferredResources() ([]*metav1.APIResourceList, error) {
-	return d.ServerPreferredResourcesWithContext(context.Background())
+	return nil
 }
 
 // ServerPreferredResourcesWithContext computes the preferred resources from
@@ -241,56 +230,26 @@ func (d *memCacheClient) ServerPreferredResourcesWithContext(ctx context.Context
 	return discovery.ServerPreferredResourcesWithContext(ctx, d)
 }
 
-// ServerPreferredNamespacedResources computes the preferred namespaced
-// resources from the cache.
-//
-// Prefer ServerPreferredNamespacedResourcesWithContext.
-func (d *memCacheClient) ServerPreferredNamespacedResources() ([]*metav1.APIResourceList, error) {
-	return d.ServerPreferredNamespacedResourcesWithContext(context.Background())
-}
-
 // ServerPreferredNamespacedResourcesWithContext computes the preferred
 // namespaced resources from the cache.
 func (d *memCacheClient) ServerPreferredNamespacedResourcesWithContext(ctx context.Context) ([]*metav1.APIResourceList, error) {
 	return discovery.ServerPreferredNamespacedResourcesWithContext(ctx, d)
 }
 
-// ServerVersion asks the delegate; it is not cached.
-//
-// Prefer ServerVersionWithContext.
-func (d *memCacheClient) ServerVersion() (*version.Info, error) {
-	return d.ServerVersionWithContext(context.Background())
-}
-
 // ServerVersionWithContext asks the delegate; it is not cached.
 func (d *memCacheClient) ServerVersionWithContext(ctx context.Context) (*version.Info, error) {
-	if d.delegate == nil {
-		return nil, errNoDelegate
+	if d.delegate != nil {
+		return d.delegate.ServerVersionWithContext(ctx)
 	}
-	return d.delegate.ServerVersionWithContext(ctx)
-}
-
-// OpenAPISchema asks the delegate; it is not cached.
-//
-// Prefer OpenAPISchemaWithContext.
-func (d *memCacheClient) OpenAPISchema() (*openapi_v2.Document, error) {
-	return d.OpenAPISchemaWithContext(context.Background())
+	return nil, errNoDelegate
 }
 
 // OpenAPISchemaWithContext asks the delegate; it is not cached.
 func (d *memCacheClient) OpenAPISchemaWithContext(ctx context.Context) (*openapi_v2.Document, error) {
-	if d.delegate == nil {
-		return nil, errNoDelegate
+	if d.delegate != nil {
+		return d.delegate.OpenAPISchemaWithContext(ctx)
 	}
-	return d.delegate.OpenAPISchemaWithContext(ctx)
-}
-
-// OpenAPIV3 returns an OpenAPI v3 client that caches the path listing and
-// the documents in memory until Invalidate.
-//
-// Prefer OpenAPIV3WithContext.
-func (d *memCacheClient) OpenAPIV3() openapi.Client {
-	return d.openAPIV3(context.Background())
+	return nil, errNoDelegate
 }
 
 // OpenAPIV3WithContext returns an OpenAPI v3 client that caches the path
@@ -302,21 +261,15 @@ func (d *memCacheClient) OpenAPIV3WithContext(ctx context.Context) openapi.Clien
 func (d *memCacheClient) openAPIV3(ctx context.Context) *cachedopenapi.Client {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if d.openAPI == nil {
-		var source openapi.ClientWithContext = noOpenAPI{}
-		if d.delegate != nil {
-			source = d.delegate.OpenAPIV3WithContext(ctx)
-		}
-		d.openAPI = cachedopenapi.NewClientWithContext(source)
+	if d.openAPI != nil {
+		return d.openAPI
 	}
+	var source openapi.ClientWithContext = noOpenAPI{}
+	if d.delegate != nil {
+		source = d.delegate.OpenAPIV3WithContext(ctx)
+	}
+	d.openAPI = cachedopenapi.NewClientWithContext(source)
 	return d.openAPI
-}
-
-// Fresh reports whether the cache is filled.
-//
-// Prefer FreshWithContext.
-func (d *memCacheClient) Fresh() bool {
-	return d.FreshWithContext(context.Background())
 }
 
 // FreshWithContext reports whether the cache is filled. A single entry may
@@ -325,14 +278,7 @@ func (d *memCacheClient) Fresh() bool {
 func (d *memCacheClient) FreshWithContext(ctx context.Context) bool {
 	d.mu.RLock()
 	defer d.mu.RUnlock()
-	return d.filled
-}
-
-// Invalidate empties the cache, and the delegate's if it is cached too.
-//
-// Prefer InvalidateWithContext.
-func (d *memCacheClient) Invalidate() {
-	d.InvalidateWithContext(context.Background())
+	return d.cache.filled
 }
 
 // InvalidateWithContext empties the cache, and the delegate's if it is
@@ -340,23 +286,13 @@ func (d *memCacheClient) Invalidate() {
 func (d *memCacheClient) InvalidateWithContext(ctx context.Context) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	d.filled = false
-	d.byGroupVersion = nil
-	d.groups = nil
-	d.openAPI = nil
-	d.fromAggregated = false
-	if cached, ok := d.delegate.(discovery.CachedDiscoveryInterfaceWithContext); ok {
+	d.cache, d.openAPI = discoveryCache{}, nil
+	switch cached := d.delegate.(type) {
+	case discovery.CachedDiscoveryInterfaceWithContext:
 		cached.InvalidateWithContext(ctx)
-	} else if cached, ok := d.delegate.(discovery.CachedDiscoveryInterface); ok {
+	case discovery.CachedDiscoveryInterface:
 		cached.Invalidate()
 	}
-}
-
-// WithLegacy returns d: the cache has no legacy-only mode.
-//
-// Prefer WithLegacyWithContext.
-func (d *memCacheClient) WithLegacy() discovery.DiscoveryInterface {
-	return d
 }
 
 // WithLegacyWithContext returns d: the cache has no legacy-only mode.
@@ -366,113 +302,105 @@ func (d *memCacheClient) WithLegacyWithContext(ctx context.Context) discovery.Di
 
 // fillLocked fills the cache. With an aggregated answer the groups and
 // resources arrive together; otherwise every group-version is fetched
-// concurrently and its result, success or failure, is cached. d.mu must be
-// held for writing.
+// concurrently and its result, success or failure, is cached. An empty
+// group list leaves the cache unfilled, so that the next call asks again.
+// d.mu must be held for writing.
 func (d *memCacheClient) fillLocked(ctx context.Context) error {
 	if d.delegate == nil {
 		return errNoDelegate
 	}
-	var (
-		groups *metav1.APIGroupList
-		err    error
-	)
-	if aggregated, ok := d.aggregatedDelegate(); ok {
-		var (
-			resources map[schema.GroupVersion]*metav1.APIResourceList
-			failed    map[schema.GroupVersion]error
-		)
-		groups, resources, failed, err = aggregated.GroupsAndMaybeResourcesWithContext(ctx)
-		if err == nil && resources != nil {
-			entries := make(map[string]*fetchResult, len(resources)+len(failed))
-			for gv, list := range resources {
-				entries[gv.String()] = &fetchResult{list: list}
-			}
-			for gv, gvErr := range failed {
-				entries[gv.String()] = &fetchResult{err: gvErr}
-			}
-			d.byGroupVersion = entries
-			d.groups = groups
-			d.fromAggregated = true
-			d.filled = true
-			return nil
-		}
-	} else {
-		groups, err = d.delegate.ServerGroupsWithContext(ctx)
-	}
-	if err != nil {
+	groups, aggregated, err := d.discoverGroups(ctx)
+	switch {
+	case err != nil:
 		utilruntime.HandleErrorWithContext(ctx, err, "Couldn't get current server API group list")
 		return err
-	}
-	if groups == nil || len(groups.Groups) == 0 {
-		// Nothing to cache; the next call asks again.
+	case aggregated != nil:
+		d.cache = discoveryCache{filled: true, groups: groups, byGroupVersion: aggregated, fromAggregated: true}
+	case groups == nil || len(groups.Groups) == 0:
 		klog.FromContext(ctx).V(3).Info("Server returned no API groups")
-		return nil
+	default:
+		d.cache = discoveryCache{filled: true, groups: groups, byGroupVersion: d.fetchAll(ctx, groups)}
 	}
+	return nil
+}
 
+// discoverGroups asks the delegate for the groups. An aggregated delegate
+// that returns the resources too yields them as fetch results.
+func (d *memCacheClient) discoverGroups(ctx context.Context) (*metav1.APIGroupList, map[string]*fetchResult, error) {
+	delegate, ok := d.aggregatedDelegate()
+	if !ok {
+		groups, err := d.delegate.ServerGroupsWithContext(ctx)
+		return groups, nil, err
+	}
+	groups, resources, failed, err := delegate.GroupsAndMaybeResourcesWithContext(ctx)
+	if err != nil || resources == nil {
+		return groups, nil, err
+	}
+	results := make(map[string]*fetchResult, len(resources)+len(failed))
+	for gv, list := range resources {
+		results[gv.String()] = &fetchResult{list: list}
+	}
+	for gv, err := range failed {
+		results[gv.String()] = &fetchResult{err: err}
+	}
+	return groups, results, nil
+}
+
+// fetchAll fetches the resources of every version of groups, one goroutine
+// per group-version, and waits for all of them.
+func (d *memCacheClient) fetchAll(ctx context.Context, groups *metav1.APIGroupList) map[string]*fetchResult {
 	var (
-		wg sync.WaitGroup
-		// mu guards entries, written by the fetching goroutines.
-		mu      sync.Mutex
-		entries = map[string]*fetchResult{}
+		wg      sync.WaitGroup
+		mu      sync.Mutex // guards results
+		results = map[string]*fetchResult{}
 	)
-	for _, g := range groups.Groups {
-		for _, v := range g.Versions {
-			gv := v.GroupVersion
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
+	for _, group := range groups.Groups {
+		for _, v := range group.Versions {
+			wg.Go(func() {
 				defer utilruntime.HandleCrashWithContext(ctx)
-				list, err := d.fetchGroupVersion(ctx, gv)
-				logFetchError(ctx, gv, err)
+				result := d.fetchGroupVersion(ctx, v.GroupVersion)
 				mu.Lock()
-				entries[gv] = &fetchResult{list: list, err: err}
-				mu.Unlock()
-			}()
+				defer mu.Unlock()
+				results[v.GroupVersion] = result
+			})
 		}
 	}
 	wg.Wait()
-
-	d.byGroupVersion = entries
-	d.groups = groups
-	d.filled = true
-	return nil
+	return results
 }
 
 // aggregatedDelegate returns the delegate as an aggregated discovery client
 // when it is one.
 func (d *memCacheClient) aggregatedDelegate() (discovery.AggregatedDiscoveryInterfaceWithContext, bool) {
-	if aggregated, ok := d.delegate.(discovery.AggregatedDiscoveryInterfaceWithContext); ok {
-		return aggregated, true
-	}
-	if aggregated, ok := d.delegate.(discovery.AggregatedDiscoveryInterface); ok {
-		return discovery.ToAggregatedDiscoveryInterfaceWithContext(aggregated), true
+	switch delegate := d.delegate.(type) {
+	case discovery.AggregatedDiscoveryInterfaceWithContext:
+		return delegate, true
+	case discovery.AggregatedDiscoveryInterface:
+		return discovery.ToAggregatedDiscoveryInterfaceWithContext(delegate), true
 	}
 	return nil, false
 }
 
-// fetchGroupVersion asks the delegate for the resources of groupVersion and
-// treats an empty list as a failure.
-func (d *memCacheClient) fetchGroupVersion(ctx context.Context, groupVersion string) (*metav1.APIResourceList, error) {
+// fetchGroupVersion asks the delegate for the resources of groupVersion,
+// treats an empty list as a failure, and logs a failure.
+func (d *memCacheClient) fetchGroupVersion(ctx context.Context, groupVersion string) *fetchResult {
 	list, err := d.delegate.ServerResourcesForGroupVersionWithContext(ctx, groupVersion)
-	if err != nil {
-		return list, err
+	if err == nil && (list == nil || len(list.APIResources) == 0) {
+		err = &emptyResponseError{gv: groupVersion}
 	}
-	if list == nil || len(list.APIResources) == 0 {
-		return list, &emptyResponseError{gv: groupVersion}
-	}
-	return list, nil
+	logFetchError(ctx, groupVersion, err)
+	return &fetchResult{list: list, err: err}
 }
 
 // logFetchError reports a failed group-version fetch. Empty group-versions
 // (typical of metrics APIs) are only logged at a high verbosity.
 func logFetchError(ctx context.Context, groupVersion string, err error) {
-	if err == nil {
-		return
-	}
 	var empty *emptyResponseError
-	if errors.As(err, &empty) {
+	switch {
+	case err == nil:
+	case errors.As(err, &empty):
 		klog.FromContext(ctx).V(3).Info(err.Error())
-		return
+	default:
+		utilruntime.HandleErrorWithContext(ctx, err, "Couldn't get resource list", "groupVersion", groupVersion)
 	}
-	utilruntime.HandleErrorWithContext(ctx, err, "Couldn't get resource list", "groupVersion", groupVersion)
 }
