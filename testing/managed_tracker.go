@@ -200,7 +200,8 @@ func (t *managedFieldObjectTracker) trackCreate(gvr schema.GroupVersionResource,
 	if err != nil {
 		return nil, err
 	}
-	obj = obj.DeepCopyObject()
+	// Like client-go's, the object given is the one the field manager
+	// works on: the caller sees its kind and managed fields filled in.
 	stampKind(obj, gvk)
 	live, err := t.scheme.New(gvk)
 	if err != nil {
@@ -234,7 +235,9 @@ func (t *managedFieldObjectTracker) trackUpdate(gvr schema.GroupVersionResource,
 	if err != nil {
 		return nil, err
 	}
-	obj = obj.DeepCopyObject()
+	// The field manager records the managed fields on obj itself, as in
+	// client-go, except for a separately managed status update, which
+	// works on a merged copy.
 	if subresource == "status" {
 		// Show the field manager only what a status update can change.
 		if obj, err = withStatusOf(live, obj); err != nil {
