@@ -87,4 +87,3 @@ func formatValue(v reflect.Value) ([]byte, error) {
 	fmt.Fprint(&buf, iface)
 	return buf.Bytes(), nil
 }
-
