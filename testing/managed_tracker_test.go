@@ -193,3 +193,28 @@ func TestFieldManagedTrackerManagedFieldsInUpdates(t *testing.T) {
 		})
 	}
 }
+
+// A create that fails because the object exists leaves an unchanged copy
+// of it without managed fields, as client-go's tracker does (the field
+// manager compares it with the stored object, not with an empty one).
+func TestFieldManagedTrackerCreateOfExistingObject(t *testing.T) {
+	s, d := testScheme(t)
+	tr := NewFieldManagedObjectTracker(s, d, managedfields.NewDeducedTypeConverter())
+	must(t, tr.Add(configMap("ns", "c", map[string]string{"a": "1"})))
+
+	again := configMap("ns", "c", map[string]string{"a": "1"})
+	if err := tr.Create(configMapsGVR, again, "ns"); !apierrors.IsAlreadyExists(err) {
+		t.Fatalf("Create of an existing object: error = %v, want AlreadyExists", err)
+	}
+	if again.ManagedFields != nil {
+		t.Errorf("the failed create gave the caller's object managed fields %v", managersOf(t, again))
+	}
+
+	changed := configMap("ns", "c", map[string]string{"a": "2"})
+	if err := tr.Create(configMapsGVR, changed, "ns", metav1.CreateOptions{FieldManager: "m"}); !apierrors.IsAlreadyExists(err) {
+		t.Fatalf("Create of an existing object: error = %v, want AlreadyExists", err)
+	}
+	if got := managersOf(t, changed); !reflect.DeepEqual(got, []string{"m/Update/"}) {
+		t.Errorf("a failed create that changes data records %v, want [m/Update/]", got)
+	}
+}
