@@ -200,18 +200,41 @@ func (t *managedFieldObjectTracker) trackCreate(gvr schema.GroupVersionResource,
 	if err != nil {
 		return nil, err
 	}
-	obj = obj.DeepCopyObject()
+	// Like client-go's, the object given is the one the field manager
+	// works on: the caller sees its kind and managed fields filled in.
 	stampKind(obj, gvk)
-	live, err := t.scheme.New(gvk)
+	live, err := t.liveOrNew(gvr, gvk, ns, obj)
 	if err != nil {
 		return nil, err
 	}
-	stampKind(live, gvk)
 	managed, err := mgr.Update(live, obj, opts.FieldManager)
 	if err != nil {
 		return nil, err
 	}
 	return t.base.write(gvr, "", managed, ns, writeCreate, writeOptions{dryRun: opts.DryRun})
+}
+
+// liveOrNew returns the stored object obj names, or an empty object of kind
+// gvk when there is none: a create that is going to fail because the
+// object exists leaves the caller's object as an update of it would (as in
+// client-go, where an unchanged object gains no managed fields).
+func (t *managedFieldObjectTracker) liveOrNew(gvr schema.GroupVersionResource, gvk schema.GroupVersionKind, ns string, obj runtime.Object) (runtime.Object, error) {
+	if m, err := meta.Accessor(obj); err == nil && m.GetName() != "" {
+		live, err := t.base.Get(gvr, ns, m.GetName())
+		switch {
+		case err == nil:
+			stampKind(live, gvk)
+			return live, nil
+		case !apierrors.IsNotFound(err):
+			return nil, err
+		}
+	}
+	live, err := t.scheme.New(gvk)
+	if err != nil {
+		return nil, err
+	}
+	stampKind(live, gvk)
+	return live, nil
 }
 
 func (t *managedFieldObjectTracker) trackUpdate(gvr schema.GroupVersionResource, subresource string, obj runtime.Object, ns string, fieldManager string, opts writeOptions) (runtime.Object, error) {
@@ -234,7 +257,9 @@ func (t *managedFieldObjectTracker) trackUpdate(gvr schema.GroupVersionResource,
 	if err != nil {
 		return nil, err
 	}
-	obj = obj.DeepCopyObject()
+	// The field manager records the managed fields on obj itself, as in
+	// client-go, except for a separately managed status update, which
+	// works on a merged copy.
 	if subresource == "status" {
 		// Show the field manager only what a status update can change.
 		if obj, err = withStatusOf(live, obj); err != nil {

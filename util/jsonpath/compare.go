@@ -1,95 +1,146 @@
 package jsonpath
 
 import (
-	"fmt"
 	"reflect"
 )
 
-// compare applies a filter operator to two values. Numbers compare by value
-// whatever their Go type (so an int literal matches a float64 decoded from
-// JSON), strings lexically, and booleans only for equality.
-func compare(op string, l, r reflect.Value) (bool, error) {
-	l, lnil := indirect(l)
-	r, rnil := indirect(r)
-	if lnil || rnil {
-		switch op {
-		case "==":
-			return lnil && rnil, nil
-		case "!=":
-			return lnil != rnil, nil
-		}
-		return false, fmt.Errorf("invalid type for comparison")
+// comparisonError is the failure of a filter's comparison itself, as
+// opposed to the evaluation of its operands.
+type comparisonError string
+
+func (e comparisonError) Error() string { return string(e) }
+
+const (
+	// errInvalidType: an operand is not a boolean, number or string, or
+	// two booleans (or complex numbers) are ordered.
+	errInvalidType comparisonError = "invalid type for comparison"
+	// errIncompatible: the operands are of different classes, such as an
+	// int literal and a float64 decoded from JSON.
+	errIncompatible comparisonError = "incompatible types for comparison"
+)
+
+// valueClass groups the kinds that compare with each other, as Go's
+// text/template comparison functions (which client-go's filters use) do.
+type valueClass int
+
+const (
+	notComparable valueClass = iota
+	boolClass
+	complexClass
+	signedClass
+	unsignedClass
+	floatClass
+	stringClass
+)
+
+func classOf(v reflect.Value) valueClass {
+	switch v.Kind() {
+	case reflect.Bool:
+		return boolClass
+	case reflect.Complex64, reflect.Complex128:
+		return complexClass
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return signedClass
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return unsignedClass
+	case reflect.Float32, reflect.Float64:
+		return floatClass
+	case reflect.String:
+		return stringClass
 	}
-	var c int
-	switch {
-	case isNumber(l) && isNumber(r):
-		c = compareNumbers(l, r)
-	case l.Kind() == reflect.String && r.Kind() == reflect.String:
-		switch ls, rs := l.String(), r.String(); {
-		case ls < rs:
-			c = -1
-		case ls > rs:
-			c = 1
-		}
-	case l.Kind() == reflect.Bool && r.Kind() == reflect.Bool:
-		if op != "==" && op != "!=" {
-			return false, fmt.Errorf("invalid type for comparison")
-		}
-		if l.Bool() != r.Bool() {
-			c = 1
-		}
-	default:
-		return false, fmt.Errorf("incompatible types for comparison")
+	return notComparable
+}
+
+// compare applies the filter operator op to the values l and r, each taken
+// as the dynamic value it holds. Values of one class compare by value;
+// signed and unsigned integers compare with each other; any other mix of
+// classes is an error, and booleans and complex numbers only compare for
+// (in)equality.
+func compare(op string, l, r reflect.Value) (bool, error) {
+	a, b := dynamic(l), dynamic(r)
+	order, orderable, err := order(a, b)
+	if err != nil {
+		return false, err
 	}
 	switch op {
 	case "==":
-		return c == 0, nil
+		return order == 0, nil
 	case "!=":
-		return c != 0, nil
+		return order != 0, nil
+	}
+	if !orderable {
+		return false, errInvalidType
+	}
+	switch op {
 	case "<":
-		return c < 0, nil
+		return order < 0, nil
 	case "<=":
-		return c <= 0, nil
+		return order <= 0, nil
 	case ">":
-		return c > 0, nil
+		return order > 0, nil
 	case ">=":
-		return c >= 0, nil
+		return order >= 0, nil
 	}
-	return false, fmt.Errorf("unrecognized filter operator %s", op)
+	return false, comparisonError("unrecognized filter operator " + op)
 }
 
-func isNumber(v reflect.Value) bool {
-	switch v.Kind() {
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
-		reflect.Float32, reflect.Float64:
-		return true
+// dynamic returns the value v holds, looking through one interface, as
+// passing it on as an interface{} would.
+func dynamic(v reflect.Value) reflect.Value {
+	if !v.IsValid() || !v.CanInterface() {
+		return reflect.Value{}
 	}
-	return false
+	return reflect.ValueOf(v.Interface())
 }
 
-func compareNumbers(l, r reflect.Value) int {
-	if l.CanInt() && r.CanInt() {
-		return cmp3(l.Int() < r.Int(), l.Int() > r.Int())
+// order returns -1, 0 or 1 as a is less than, equal to or greater than b.
+// For booleans and complex numbers, which have no order, it is 0 for equal
+// and 1 otherwise, and orderable is false.
+func order(a, b reflect.Value) (int, bool, error) {
+	ca, cb := classOf(a), classOf(b)
+	if ca == notComparable || cb == notComparable {
+		return 0, false, errInvalidType
 	}
-	if l.CanUint() && r.CanUint() {
-		return cmp3(l.Uint() < r.Uint(), l.Uint() > r.Uint())
+	if ca != cb {
+		switch {
+		case ca == signedClass && cb == unsignedClass:
+			return signedVsUnsigned(a.Int(), b.Uint()), true, nil
+		case ca == unsignedClass && cb == signedClass:
+			return -signedVsUnsigned(b.Int(), a.Uint()), true, nil
+		}
+		return 0, false, errIncompatible
 	}
-	lf, rf := asFloat(l), asFloat(r)
-	return cmp3(lf < rf, lf > rf)
+	switch ca {
+	case boolClass:
+		return unequal(a.Bool() != b.Bool()), false, nil
+	case complexClass:
+		return unequal(a.Complex() != b.Complex()), false, nil
+	case signedClass:
+		return threeWay(a.Int() < b.Int(), a.Int() > b.Int()), true, nil
+	case unsignedClass:
+		return threeWay(a.Uint() < b.Uint(), a.Uint() > b.Uint()), true, nil
+	case floatClass:
+		return threeWay(a.Float() < b.Float(), a.Float() > b.Float()), true, nil
+	default:
+		return threeWay(a.String() < b.String(), a.String() > b.String()), true, nil
+	}
 }
 
-func asFloat(v reflect.Value) float64 {
-	switch {
-	case v.CanInt():
-		return float64(v.Int())
-	case v.CanUint():
-		return float64(v.Uint())
+func signedVsUnsigned(s int64, u uint64) int {
+	if s < 0 {
+		return -1
 	}
-	return v.Float()
+	return threeWay(uint64(s) < u, uint64(s) > u)
 }
 
-func cmp3(less, greater bool) int {
+func unequal(differ bool) int {
+	if differ {
+		return 1
+	}
+	return 0
+}
+
+func threeWay(less, greater bool) int {
 	switch {
 	case less:
 		return -1

@@ -286,7 +286,7 @@ func (p *Parser) parseArray(cur *ListNode) error {
 	if parts := splitTopLevel(body); len(parts) > 1 {
 		union := &UnionNode{NodeType: NodeUnion}
 		for _, part := range parts {
-			sub := &Parser{Name: p.Name, input: "[" + strings.TrimSpace(part) + "]"}
+			sub := &Parser{Name: p.Name, input: "[" + strings.Trim(part, " ") + "]"}
 			list := newList()
 			if err := sub.parseAction(list, false); err != nil {
 				return err
@@ -297,7 +297,6 @@ func (p *Parser) parseArray(cur *ListNode) error {
 		return nil
 	}
 
-	body = strings.TrimSpace(body)
 	if body == "*" {
 		body = ":"
 	}
@@ -310,32 +309,42 @@ func (p *Parser) parseArray(cur *ListNode) error {
 		}
 		return nil
 	}
-
-	fields := strings.Split(body, ":")
-	if len(fields) > 3 || body == "" || strings.ContainsAny(body, " \t") {
-		return fmt.Errorf("invalid array index %s", body)
-	}
-	node := &ArrayNode{NodeType: NodeArray}
-	for i, f := range fields {
-		f = strings.TrimSpace(f)
-		if f == "" {
-			continue
-		}
-		v, err := strconv.Atoi(f)
-		if err != nil || f[0] == '+' {
-			if strings.TrimLeft(f, "-0123456789") != "" {
-				return fmt.Errorf("invalid array index %s", body)
-			}
-			return fmt.Errorf("array index %s is not a number", f)
-		}
-		node.Params[i] = ParamsEntry{Value: v, Known: true}
-	}
-	if len(fields) == 1 {
-		// A single index n selects the slice [n:n+1].
-		node.Params[1] = ParamsEntry{Value: node.Params[0].Value + 1, Known: true, Derived: true}
+	node, err := parseSlice(body)
+	if err != nil {
+		return err
 	}
 	cur.append(node)
 	return nil
+}
+
+// parseSlice parses an index expression "start:end:step" whose parts are
+// optional integers: "i" selects [i:i+1] (and "" is "0"), an omitted end
+// or start means the whole list.
+func parseSlice(body string) (*ArrayNode, error) {
+	parts := strings.Split(body, ":")
+	if len(parts) > 3 {
+		return nil, fmt.Errorf("invalid array index %s", body)
+	}
+	for _, part := range parts {
+		if digits := strings.TrimPrefix(part, "-"); strings.TrimLeft(digits, "0123456789") != "" {
+			return nil, fmt.Errorf("invalid array index %s", body)
+		}
+	}
+	node := &ArrayNode{NodeType: NodeArray}
+	for i, part := range parts {
+		if part == "" {
+			continue
+		}
+		v, err := strconv.Atoi(part)
+		if err != nil {
+			return nil, fmt.Errorf("array index %s is not a number", part)
+		}
+		node.Params[i] = ParamsEntry{Value: v, Known: true}
+	}
+	if len(parts) == 1 {
+		node.Params[1] = ParamsEntry{Value: node.Params[0].Value + 1, Known: true, Derived: true}
+	}
+	return node, nil
 }
 
 func isOperatorByte(c byte) bool { return c == '!' || c == '<' || c == '>' || c == '=' }

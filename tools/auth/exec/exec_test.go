@@ -30,21 +30,49 @@ func TestLoadExecCredential(t *testing.T) {
 			wantHost: "https://example.com", wantType: "v1beta1",
 		},
 		{
-			name:    "no cluster",
-			data:    `{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","spec":{"interactive":true}}`,
-			wantErr: "no cluster information",
+			name:     "v1 cluster without config",
+			data:     `{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","spec":{"interactive":false,"cluster":{"server":"https://example.com/path","insecure-skip-tls-verify":true}}}`,
+			wantHost: "https://example.com/path", wantType: "v1",
 		},
-		{name: "garbage", data: `not json`, wantErr: "decode"},
-		{name: "unknown version", data: `{"apiVersion":"client.authentication.k8s.io/v9","kind":"ExecCredential"}`, wantErr: "decode"},
-		{name: "other kind", data: `{"apiVersion":"v1","kind":"Pod"}`, wantErr: "decode"},
+		{
+			name:    "v1 no cluster",
+			data:    `{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","spec":{"interactive":true}}`,
+			wantErr: "ExecCredential does not contain cluster information",
+		},
+		{
+			name:    "v1beta1 no cluster",
+			data:    `{"apiVersion":"client.authentication.k8s.io/v1beta1","kind":"ExecCredential","spec":{}}`,
+			wantErr: "ExecCredential does not contain cluster information",
+		},
+		{
+			name:    "v1 invalid cluster",
+			data:    `{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","spec":{"interactive":false,"cluster":{"server":"https://example.com","proxy-url":"invalid- url\n"}}}`,
+			wantErr: "cannot create rest.Config: ",
+		},
+		{
+			name:    "v1beta1 invalid cluster",
+			data:    `{"apiVersion":"client.authentication.k8s.io/v1beta1","kind":"ExecCredential","spec":{"cluster":{"proxy-url":"invalid- url\n"}}}`,
+			wantErr: "cannot create rest.Config: ",
+		},
+		{
+			name:    "invalid kind",
+			data:    `{"apiVersion":"v1","kind":"Status","status":"Failure"}`,
+			wantErr: "invalid group/kind: wanted ExecCredential.client.authentication.k8s.io, got Status",
+		},
+		{name: "bad data", data: `not json`, wantErr: "decode: "},
+		{name: "unknown version", data: `{"apiVersion":"client.authentication.k8s.io/v9","kind":"ExecCredential"}`, wantErr: "decode: "},
+		{name: "unregistered kind", data: `{"apiVersion":"v1","kind":"Pod"}`, wantErr: "decode: "},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Setenv("KUBERNETES_EXEC_INFO", tc.data)
 			obj, config, err := LoadExecCredentialFromEnv()
 			if tc.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
-					t.Fatalf("error = %v, want it to contain %q", err, tc.wantErr)
+				if err == nil || !strings.HasPrefix(err.Error(), tc.wantErr) {
+					t.Fatalf("error = %v, want it to start with %q", err, tc.wantErr)
+				}
+				if obj != nil || config != nil {
+					t.Errorf("a failed load returned %v and %v", obj, config)
 				}
 				return
 			}
@@ -64,7 +92,7 @@ func TestLoadExecCredential(t *testing.T) {
 			}
 			switch o := obj.(type) {
 			case *clientauthenticationv1.ExecCredential:
-				if tc.wantType != "v1" || string(o.Spec.Cluster.CertificateAuthorityData) != "CADATA" || string(config.TLSClientConfig.CAData) != "CADATA" {
+				if tc.wantType != "v1" || string(o.Spec.Cluster.CertificateAuthorityData) != string(config.TLSClientConfig.CAData) {
 					t.Errorf("unexpected v1 object %+v", o.Spec.Cluster)
 				}
 			case *clientauthenticationv1beta1.ExecCredential:

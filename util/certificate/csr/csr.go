@@ -88,7 +88,8 @@ func ensureCompatible(existing, want *certificatesv1.CertificateSigningRequest, 
 		return fmt.Errorf("subject %q differs from %q", existingReq.Subject, wantReq.Subject)
 	}
 	if existing.Spec.SignerName != "" && want.Spec.SignerName != "" && existing.Spec.SignerName != want.Spec.SignerName {
-		return fmt.Errorf("signer %q differs from %q", existing.Spec.SignerName, want.Spec.SignerName)
+		// client-go's wording: the request found is "new", ours "orig".
+		return fmt.Errorf("csr signerNames differ: new %q, orig: %q", existing.Spec.SignerName, want.Spec.SignerName)
 	}
 	signer, ok := privateKey.(crypto.Signer)
 	if !ok {

@@ -238,7 +238,7 @@ func TestRequestCertificateReuseRules(t *testing.T) {
 		{name: "same request", signerName: "example.com/signer", usages: usages},
 		{name: "existing request names no signer", existing: func(c *certificatesv1.CertificateSigningRequest) { c.Spec.SignerName = "" }, signerName: "example.com/signer", usages: usages},
 		{name: "new request names no signer", signerName: "", usages: usages},
-		{name: "different signers", signerName: "example.com/other", usages: usages, wantErr: "signer"},
+		{name: "different signers", signerName: "example.com/other", usages: usages, wantErr: `csr signerNames differ: new "example.com/signer", orig: "example.com/other"`},
 		{name: "different usages", signerName: "example.com/signer", usages: []certificatesv1.KeyUsage{certificatesv1.UsageServerAuth}},
 		{name: "valid issued certificate", existing: func(c *certificatesv1.CertificateSigningRequest) {
 			c.Status.Certificate = selfSignedPEM(t, key, time.Now().Add(time.Hour))
@@ -295,5 +295,38 @@ func TestExpirationSecondsConversion(t *testing.T) {
 	}
 	if got := ExpirationSecondsToDuration(600); got != 10*time.Minute {
 		t.Errorf("ExpirationSecondsToDuration = %v", got)
+	}
+}
+
+// ensureCompatible names the request it found "new" and the one it wanted
+// to create "orig", in client-go's words.
+func TestEnsureCompatibleSignerNames(t *testing.T) {
+	key := newKey(t)
+	req := makeCSR(t, key, "signers")
+	withSigner := func(signer string) *certificatesv1.CertificateSigningRequest {
+		return &certificatesv1.CertificateSigningRequest{Spec: certificatesv1.CertificateSigningRequestSpec{Request: req, SignerName: signer}}
+	}
+	tests := []struct {
+		name          string
+		existing, own string
+		wantErr       string
+	}{
+		{name: "found request names no signer", existing: "", own: "example.com/test"},
+		{name: "own request names no signer", existing: "example.com/test", own: ""},
+		{name: "same signer", existing: "example.com/test", own: "example.com/test"},
+		{name: "different signers", existing: "example.com/test", own: "example.com/not-test",
+			wantErr: `csr signerNames differ: new "example.com/test", orig: "example.com/not-test"`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			err := ensureCompatible(withSigner(tc.existing), withSigner(tc.own), key)
+			got := ""
+			if err != nil {
+				got = err.Error()
+			}
+			if got != tc.wantErr {
+				t.Errorf("ensureCompatible error = %q, want %q", got, tc.wantErr)
+			}
+		})
 	}
 }

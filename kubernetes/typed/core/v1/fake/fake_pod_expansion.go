@@ -1,11 +1,11 @@
 package fake
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
 	"net/http"
-	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
@@ -40,28 +40,44 @@ func (c *fakePods) GetBinding(name string) (*corev1.Binding, error) {
 	return obj.(*corev1.Binding), err
 }
 
-// GetLogs records a get of the log subresource and returns a request whose
-// response body reads "fake logs"; an error from a reactor fails the request.
+// defaultPodLogs is the log text GetLogs serves when no reactor answers.
+const defaultPodLogs = "fake logs"
+
+// GetLogs records a get of the log subresource, carrying opts as its
+// value, and returns a request whose response body is the log text the
+// reactors answer with: the Raw bytes of a *runtime.Unknown, "fake logs"
+// when no reactor handles the action. A reactor's error, or an answer of
+// another type, becomes the error of the request's Do, DoRaw and Stream.
 func (c *fakePods) GetLogs(name string, opts *corev1.PodLogOptions) *restclient.Request {
 	action := testing.GenericActionImpl{
 		ActionImpl: testing.ActionImpl{Namespace: c.Namespace(), Verb: "get", Resource: podsResource, Subresource: "log"},
 		Value:      opts,
 	}
-	_, err := c.Fake.Invokes(action, &corev1.Pod{})
+	logs, err := podLogsFrom(c.Fake.Invokes(action, &runtime.Unknown{Raw: []byte(defaultPodLogs)}))
 	client := &fakerest.RESTClient{
 		NegotiatedSerializer: scheme.Codecs.WithoutConversion(),
 		GroupVersion:         corev1.SchemeGroupVersion,
 		VersionedAPIPath:     fmt.Sprintf("/api/v1/namespaces/%s/pods/%s/log", c.Namespace(), name),
-		Err:                  err,
 		Client: fakerest.CreateHTTPClient(func(*http.Request) (*http.Response, error) {
-			return &http.Response{
-				StatusCode: http.StatusOK,
-				Header:     http.Header{"Content-Type": []string{"text/plain"}},
-				Body:       io.NopCloser(strings.NewReader("fake logs")),
-			}, nil
+			if err != nil {
+				return nil, err
+			}
+			return &http.Response{StatusCode: http.StatusOK, Body: io.NopCloser(bytes.NewReader(logs))}, nil
 		}),
 	}
 	return client.Request()
+}
+
+// podLogsFrom turns the answer of the reactor chain to a log request into
+// the log text.
+func podLogsFrom(answer runtime.Object, err error) ([]byte, error) {
+	if err != nil {
+		return nil, err
+	}
+	if unknown, ok := answer.(*runtime.Unknown); ok && unknown != nil {
+		return unknown.Raw, nil
+	}
+	return nil, fmt.Errorf("fake Pods.GetLogs expected reactor to return *runtime.Unknown, got %T", answer)
 }
 
 // Evict posts a policy/v1beta1 eviction of the pod it names.
