@@ -6,6 +6,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/kubeclient/client-go/features"
+	"github.com/kubeclient/client-go/internal/resourceclient"
 	"github.com/kubeclient/client-go/rest"
 )
 
@@ -56,12 +57,7 @@ func New(c rest.Interface) *DynamicClient {
 // NewForConfig returns a DynamicClient for inConfig, with an HTTP client
 // built by rest.HTTPClientFor from the same configuration.
 func NewForConfig(inConfig *rest.Config) (*DynamicClient, error) {
-	config := ConfigFor(inConfig)
-	httpClient, err := rest.HTTPClientFor(config)
-	if err != nil {
-		return nil, err
-	}
-	return NewForConfigAndClient(config, httpClient)
+	return resourceclient.NewForConfig(ConfigFor(inConfig), NewForConfigAndClient)
 }
 
 // NewForConfigAndClient returns a DynamicClient for inConfig that sends its
@@ -81,15 +77,11 @@ func NewForConfigAndClient(inConfig *rest.Config, h *http.Client) (*DynamicClien
 // NewForConfigOrDie is NewForConfig for configurations known to be valid:
 // it panics on error.
 func NewForConfigOrDie(c *rest.Config) *DynamicClient {
-	client, err := NewForConfig(c)
-	if err != nil {
-		panic(err)
-	}
-	return client
+	return resourceclient.Must(NewForConfig(c))
 }
 
 // Resource returns a client for resource, at cluster scope until narrowed
 // with Namespace.
 func (c *DynamicClient) Resource(resource schema.GroupVersionResource) NamespaceableResourceInterface {
-	return &resourceClient{client: c.client, resource: resource}
+	return &resourceClient{client: c.client, scope: resourceclient.Scope{Resource: resource}}
 }

@@ -6,17 +6,13 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/watch"
 
+	"github.com/kubeclient/client-go/internal/resourceclient"
 	"github.com/kubeclient/client-go/rest"
 	"github.com/kubeclient/client-go/util/apply"
 )
-
-// errNameRequired is returned by the verbs that address one object when
-// they are given no name.
-var errNameRequired = errors.New("name is required")
 
 // errObjectRequired is returned by the verbs that send an object when they
 // are given a nil one.
@@ -32,32 +28,14 @@ var errManagedFieldsOnApply = errors.New("cannot apply an object with managed fi
 // in one scope. It is a value that Namespace copies, never mutated after
 // construction.
 type resourceClient struct {
-	client    rest.Interface
-	resource  schema.GroupVersionResource
-	namespace string
+	client rest.Interface
+	scope  resourceclient.Scope
 }
 
 func (c *resourceClient) Namespace(ns string) ResourceInterface {
 	scoped := *c
-	scoped.namespace = ns
+	scoped.scope.Namespace = ns
 	return &scoped
-}
-
-// path checks namespace and name and returns the path of the object name
-// (of the collection when name is empty) followed by subresources.
-func (c *resourceClient) path(name string, subresources ...string) ([]string, error) {
-	if err := checkPathSegments(c.namespace, name); err != nil {
-		return nil, err
-	}
-	return resourcePath(c.resource, c.namespace, name, subresources...), nil
-}
-
-// namedPath is path for the verbs that require a name.
-func (c *resourceClient) namedPath(name string, subresources ...string) ([]string, error) {
-	if name == "" {
-		return nil, errNameRequired
-	}
-	return c.path(name, subresources...)
 }
 
 // intoObject runs req and decodes its answer into a new Unstructured.
@@ -79,10 +57,10 @@ func (c *resourceClient) Create(ctx context.Context, obj *unstructured.Unstructu
 	name := ""
 	if len(subresources) > 0 {
 		if name = obj.GetName(); name == "" {
-			return nil, errNameRequired
+			return nil, resourceclient.ErrNameRequired
 		}
 	}
-	segments, err := c.path(name, subresources...)
+	segments, err := c.scope.Path(name, subresources...)
 	if err != nil {
 		return nil, err
 	}
@@ -97,7 +75,7 @@ func (c *resourceClient) Update(ctx context.Context, obj *unstructured.Unstructu
 	if obj == nil {
 		return nil, errObjectRequired
 	}
-	segments, err := c.namedPath(obj.GetName(), subresources...)
+	segments, err := c.scope.ObjectPath(obj.GetName(), subresources...)
 	if err != nil {
 		return nil, err
 	}
@@ -115,7 +93,7 @@ func (c *resourceClient) UpdateStatus(ctx context.Context, obj *unstructured.Uns
 // Delete deletes the object name (or its subresource), sending opts as the
 // request body.
 func (c *resourceClient) Delete(ctx context.Context, name string, opts metav1.DeleteOptions, subresources ...string) error {
-	segments, err := c.namedPath(name, subresources...)
+	segments, err := c.scope.ObjectPath(name, subresources...)
 	if err != nil {
 		return err
 	}
@@ -129,7 +107,7 @@ func (c *resourceClient) Delete(ctx context.Context, name string, opts metav1.De
 // DeleteCollection deletes the objects of the collection that listOptions
 // selects.
 func (c *resourceClient) DeleteCollection(ctx context.Context, opts metav1.DeleteOptions, listOptions metav1.ListOptions) error {
-	segments, err := c.path("")
+	segments, err := c.scope.Path("")
 	if err != nil {
 		return err
 	}
@@ -143,7 +121,7 @@ func (c *resourceClient) DeleteCollection(ctx context.Context, opts metav1.Delet
 
 // Get reads the object name (or its subresource).
 func (c *resourceClient) Get(ctx context.Context, name string, opts metav1.GetOptions, subresources ...string) (*unstructured.Unstructured, error) {
-	segments, err := c.namedPath(name, subresources...)
+	segments, err := c.scope.ObjectPath(name, subresources...)
 	if err != nil {
 		return nil, err
 	}
@@ -155,7 +133,7 @@ func (c *resourceClient) Get(ctx context.Context, name string, opts metav1.GetOp
 // List reads the collection. Items without an apiVersion or kind of their
 // own, as servers send them, get those of the list minus its "List" suffix.
 func (c *resourceClient) List(ctx context.Context, opts metav1.ListOptions) (*unstructured.UnstructuredList, error) {
-	segments, err := c.path("")
+	segments, err := c.scope.Path("")
 	if err != nil {
 		return nil, err
 	}
@@ -174,7 +152,7 @@ func (c *resourceClient) List(ctx context.Context, opts metav1.ListOptions) (*un
 // are *unstructured.Unstructured, except for ERROR events, which carry a
 // *metav1.Status.
 func (c *resourceClient) Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
-	segments, err := c.path("")
+	segments, err := c.scope.Path("")
 	if err != nil {
 		return nil, err
 	}
@@ -188,7 +166,7 @@ func (c *resourceClient) Watch(ctx context.Context, opts metav1.ListOptions) (wa
 // Patch sends data, a patch of type pt, to the object name (or its
 // subresource).
 func (c *resourceClient) Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts metav1.PatchOptions, subresources ...string) (*unstructured.Unstructured, error) {
-	segments, err := c.namedPath(name, subresources...)
+	segments, err := c.scope.ObjectPath(name, subresources...)
 	if err != nil {
 		return nil, err
 	}
@@ -201,7 +179,7 @@ func (c *resourceClient) Patch(ctx context.Context, name string, pt types.PatchT
 // Apply sends obj as a server-side apply configuration for the object name
 // (or its subresource). opts.FieldManager is required by the server.
 func (c *resourceClient) Apply(ctx context.Context, name string, obj *unstructured.Unstructured, opts metav1.ApplyOptions, subresources ...string) (*unstructured.Unstructured, error) {
-	segments, err := c.namedPath(name, subresources...)
+	segments, err := c.scope.ObjectPath(name, subresources...)
 	if err != nil {
 		return nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	metainternalversionscheme "k8s.io/apimachinery/pkg/apis/meta/internalversion/scheme"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/kubeclient/client-go/internal/resourceclient"
 	"github.com/kubeclient/client-go/rest"
 )
 
@@ -38,12 +39,7 @@ func ConfigFor(inConfig *rest.Config) *rest.Config {
 // NewForConfig returns a metadata client for inConfig, with an HTTP client
 // built by rest.HTTPClientFor from the same configuration.
 func NewForConfig(inConfig *rest.Config) (Interface, error) {
-	config := ConfigFor(inConfig)
-	httpClient, err := rest.HTTPClientFor(config)
-	if err != nil {
-		return nil, err
-	}
-	return NewForConfigAndClient(config, httpClient)
+	return resourceclient.NewForConfig(ConfigFor(inConfig), NewForConfigAndClient)
 }
 
 // NewForConfigAndClient returns a metadata client for inConfig that sends
@@ -63,15 +59,11 @@ func NewForConfigAndClient(inConfig *rest.Config, h *http.Client) (Interface, er
 // NewForConfigOrDie is NewForConfig for configurations known to be valid:
 // it panics on error.
 func NewForConfigOrDie(c *rest.Config) Interface {
-	client, err := NewForConfig(c)
-	if err != nil {
-		panic(err)
-	}
-	return client
+	return resourceclient.Must(NewForConfig(c))
 }
 
 // Resource returns a metadata client for resource, at cluster scope until
 // narrowed with Namespace.
 func (c *Client) Resource(resource schema.GroupVersionResource) Getter {
-	return &resourceClient{client: c.client, resource: resource}
+	return &resourceClient{client: c.client, scope: resourceclient.Scope{Resource: resource}}
 }

@@ -3,7 +3,6 @@ package metadata
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -12,10 +11,9 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/watch"
 
+	"github.com/kubeclient/client-go/internal/resourceclient"
 	"github.com/kubeclient/client-go/rest"
 )
-
-var errNameRequired = errors.New("name is required")
 
 // coreV1 is the version the options of each verb are encoded as.
 var coreV1 = schema.GroupVersion{Version: "v1"}
@@ -30,29 +28,14 @@ var optionsCodec = runtime.NewParameterCodec(func() *runtime.Scheme {
 // resourceClient is the ResourceInterface of Client for one resource in one
 // scope; Namespace returns a copy, so a value is never changed once built.
 type resourceClient struct {
-	client    *rest.RESTClient
-	resource  schema.GroupVersionResource
-	namespace string
+	client *rest.RESTClient
+	scope  resourceclient.Scope
 }
 
 func (c *resourceClient) Namespace(ns string) ResourceInterface {
 	scoped := *c
-	scoped.namespace = ns
+	scoped.scope.Namespace = ns
 	return &scoped
-}
-
-func (c *resourceClient) path(name string, subresources ...string) ([]string, error) {
-	if err := checkPathSegments(c.namespace, name); err != nil {
-		return nil, err
-	}
-	return resourcePath(c.resource, c.namespace, name, subresources...), nil
-}
-
-func (c *resourceClient) namedPath(name string, subresources ...string) ([]string, error) {
-	if name == "" {
-		return nil, errNameRequired
-	}
-	return c.path(name, subresources...)
 }
 
 // deleteOptionsJSON encodes opts as JSON with apiVersion v1. Delete bodies
@@ -65,7 +48,7 @@ func deleteOptionsJSON(opts metav1.DeleteOptions) ([]byte, error) {
 
 // Delete deletes the object name (or its subresource).
 func (c *resourceClient) Delete(ctx context.Context, name string, opts metav1.DeleteOptions, subresources ...string) error {
-	segments, err := c.namedPath(name, subresources...)
+	segments, err := c.scope.ObjectPath(name, subresources...)
 	if err != nil {
 		return err
 	}
@@ -84,7 +67,7 @@ func (c *resourceClient) Delete(ctx context.Context, name string, opts metav1.De
 // DeleteCollection deletes the objects of the scope that listOptions
 // selects.
 func (c *resourceClient) DeleteCollection(ctx context.Context, opts metav1.DeleteOptions, listOptions metav1.ListOptions) error {
-	segments, err := c.path("")
+	segments, err := c.scope.Path("")
 	if err != nil {
 		return err
 	}
@@ -103,7 +86,7 @@ func (c *resourceClient) DeleteCollection(ctx context.Context, opts metav1.Delet
 
 // Get returns the metadata of the object name (or of its subresource).
 func (c *resourceClient) Get(ctx context.Context, name string, opts metav1.GetOptions, subresources ...string) (*metav1.PartialObjectMetadata, error) {
-	segments, err := c.namedPath(name, subresources...)
+	segments, err := c.scope.ObjectPath(name, subresources...)
 	if err != nil {
 		return nil, err
 	}
@@ -117,7 +100,7 @@ func (c *resourceClient) Get(ctx context.Context, name string, opts metav1.GetOp
 
 // List returns the metadata of the objects of the scope.
 func (c *resourceClient) List(ctx context.Context, opts metav1.ListOptions) (*metav1.PartialObjectMetadataList, error) {
-	segments, err := c.path("")
+	segments, err := c.scope.Path("")
 	if err != nil {
 		return nil, err
 	}
@@ -133,7 +116,7 @@ func (c *resourceClient) List(ctx context.Context, opts metav1.ListOptions) (*me
 // *metav1.PartialObjectMetadata (a *metav1.Status for ERROR events). A
 // TimeoutSeconds in opts also bounds the HTTP request.
 func (c *resourceClient) Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
-	segments, err := c.path("")
+	segments, err := c.scope.Path("")
 	if err != nil {
 		return nil, err
 	}
@@ -153,7 +136,7 @@ func (c *resourceClient) Watch(ctx context.Context, opts metav1.ListOptions) (wa
 // Patch applies data, a patch of type pt, to the object name (or its
 // subresource) and returns the metadata of the result.
 func (c *resourceClient) Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts metav1.PatchOptions, subresources ...string) (*metav1.PartialObjectMetadata, error) {
-	segments, err := c.namedPath(name, subresources...)
+	segments, err := c.scope.ObjectPath(name, subresources...)
 	if err != nil {
 		return nil, err
 	}

@@ -24,31 +24,41 @@ type ScaleConverter struct {
 	toInternal runtime.GroupVersioner
 }
 
+// scaleRegistration is one version of Scale the converter knows.
+type scaleRegistration struct {
+	version     schema.GroupVersion
+	addToScheme func(*runtime.Scheme) error
+	// internal marks a hub version: no object is converted from it.
+	internal bool
+}
+
+// knownScales lists the Scale versions in the order ScaleVersions reports
+// them.
+var knownScales = []scaleRegistration{
+	{version: scaleautoscaling.SchemeGroupVersion, addToScheme: scaleautoscaling.AddToScheme},
+	{version: scalescheme.SchemeGroupVersion, addToScheme: scalescheme.AddToScheme, internal: true},
+	{version: scaleext.SchemeGroupVersion, addToScheme: scaleext.AddToScheme},
+	{version: scaleextint.SchemeGroupVersion, addToScheme: scaleextint.AddToScheme, internal: true},
+	{version: scaleappsint.SchemeGroupVersion, addToScheme: scaleappsint.AddToScheme, internal: true},
+	{version: scaleappsv1beta1.SchemeGroupVersion, addToScheme: scaleappsv1beta1.AddToScheme},
+	{version: scaleappsv1beta2.SchemeGroupVersion, addToScheme: scaleappsv1beta2.AddToScheme},
+}
+
 // NewScaleConverter returns a ScaleConverter knowing the autoscaling/v1,
 // extensions/v1beta1, apps/v1beta1 and apps/v1beta2 Scales.
 func NewScaleConverter() *ScaleConverter {
-	s := runtime.NewScheme()
-	for _, add := range []func(*runtime.Scheme) error{
-		scaleautoscaling.AddToScheme,
-		scalescheme.AddToScheme,
-		scaleext.AddToScheme,
-		scaleextint.AddToScheme,
-		scaleappsint.AddToScheme,
-		scaleappsv1beta1.AddToScheme,
-		scaleappsv1beta2.AddToScheme,
-	} {
-		utilruntime.Must(add(s))
+	scheme := runtime.NewScheme()
+	var external []schema.GroupKind
+	for _, known := range knownScales {
+		utilruntime.Must(known.addToScheme(scheme))
+		if !known.internal {
+			external = append(external, known.version.WithKind("Scale").GroupKind())
+		}
 	}
 	return &ScaleConverter{
-		scheme: s,
-		codecs: serializer.NewCodecFactory(s),
-		toInternal: runtime.NewMultiGroupVersioner(
-			scalescheme.SchemeGroupVersion,
-			schema.GroupKind{Group: scaleext.GroupName, Kind: "Scale"},
-			schema.GroupKind{Group: scaleautoscaling.GroupName, Kind: "Scale"},
-			schema.GroupKind{Group: scaleappsv1beta1.GroupName, Kind: "Scale"},
-			schema.GroupKind{Group: scaleappsv1beta2.GroupName, Kind: "Scale"},
-		),
+		scheme:     scheme,
+		codecs:     serializer.NewCodecFactory(scheme),
+		toInternal: runtime.NewMultiGroupVersioner(scalescheme.SchemeGroupVersion, external...),
 	}
 }
 
@@ -65,15 +75,11 @@ func (c *ScaleConverter) Codecs() serializer.CodecFactory {
 // ScaleVersions returns the group-versions, external and internal, that the
 // converter registers a Scale under.
 func (c *ScaleConverter) ScaleVersions() []schema.GroupVersion {
-	return []schema.GroupVersion{
-		scaleautoscaling.SchemeGroupVersion,
-		scalescheme.SchemeGroupVersion,
-		scaleext.SchemeGroupVersion,
-		scaleextint.SchemeGroupVersion,
-		scaleappsint.SchemeGroupVersion,
-		scaleappsv1beta1.SchemeGroupVersion,
-		scaleappsv1beta2.SchemeGroupVersion,
+	versions := make([]schema.GroupVersion, len(knownScales))
+	for i, known := range knownScales {
+		versions[i] = known.version
 	}
+	return versions
 }
 
 // ConvertToVersion converts an external Scale to the Scale of outVersion.

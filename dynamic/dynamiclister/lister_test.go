@@ -119,7 +119,7 @@ func TestRuntimeObjectShim(t *testing.T) {
 
 	// A foreign object in the cache is reported, not a panic.
 	indexer.Add(&metav1.PartialObjectMetadata{ObjectMeta: metav1.ObjectMeta{Name: "foreign"}})
-	if _, err := shim.Get("foreign"); err == nil || !strings.Contains(err.Error(), "not *unstructured.Unstructured") {
+	if _, err := shim.Get("foreign"); err == nil || !strings.Contains(err.Error(), "not a *unstructured.Unstructured") {
 		t.Errorf("foreign object: %v", err)
 	}
 }

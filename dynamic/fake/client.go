@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"k8s.io/apimachinery/pkg/api/meta"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -13,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 
 	"github.com/kubeclient/client-go/dynamic"
+	"github.com/kubeclient/client-go/internal/resourcefake"
 	"github.com/kubeclient/client-go/testing"
 )
 
@@ -109,23 +109,8 @@ func NewSimpleDynamicClientWithCustomListKinds(scheme *runtime.Scheme, gvrToList
 
 	c := &FakeDynamicClient{scheme: scheme, listKinds: listKinds, tracker: tracker}
 	c.AddReactor("*", "*", testing.ObjectReaction(tracker))
-	c.AddWatchReactor("*", c.watchTracker)
+	c.AddWatchReactor("*", resourcefake.WatchTracker(tracker, c.unstructuredEvent))
 	return c
-}
-
-// watchTracker is the default watch reactor: it opens a watch on the
-// tracker with the action's list options and hands out unstructured
-// objects.
-func (c *FakeDynamicClient) watchTracker(action testing.Action) (bool, watch.Interface, error) {
-	var opts metav1.ListOptions
-	if wa, ok := action.(testing.WatchActionImpl); ok {
-		opts = wa.ListOptions
-	}
-	w, err := c.tracker.Watch(action.GetResource(), action.GetNamespace(), opts)
-	if err != nil {
-		return false, nil, err
-	}
-	return true, watch.Filter(w, c.unstructuredEvent), nil
 }
 
 // unstructuredEvent converts the object of a watch event to unstructured,

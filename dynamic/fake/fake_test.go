@@ -18,6 +18,8 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 
 	clienttesting "github.com/kubeclient/client-go/testing"
+
+	"github.com/kubeclient/client-go/internal/resourcefake"
 )
 
 var (
@@ -86,7 +88,7 @@ func serverLike(t *testing.T, c *FakeDynamicClient) *FakeDynamicClient {
 	c.tracker = tr
 	c.ReactionChain, c.WatchReactionChain = nil, nil
 	c.AddReactor("*", "*", clienttesting.ObjectReaction(tr))
-	c.AddWatchReactor("*", c.watchTracker)
+	c.AddWatchReactor("*", resourcefake.WatchTracker(tr, c.unstructuredEvent))
 	return c
 }
 

@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/serializer"
 	"k8s.io/apimachinery/pkg/watch"
 
+	"github.com/kubeclient/client-go/internal/resourcefake"
 	"github.com/kubeclient/client-go/metadata"
 	"github.com/kubeclient/client-go/testing"
 )
@@ -68,23 +69,8 @@ func NewSimpleMetadataClient(scheme *runtime.Scheme, objects ...runtime.Object) 
 	}
 	c := &FakeMetadataClient{scheme: scheme, tracker: tracker}
 	c.AddReactor("*", "*", testing.ObjectReaction(tracker))
-	c.AddWatchReactor("*", c.watchTracker)
+	c.AddWatchReactor("*", resourcefake.WatchTracker(tracker, partialEvent))
 	return c
-}
-
-// watchTracker is the default watch reactor: a tracker watch with the
-// action's list options whose objects are handed out as
-// PartialObjectMetadata.
-func (c *FakeMetadataClient) watchTracker(action testing.Action) (bool, watch.Interface, error) {
-	var opts metav1.ListOptions
-	if wa, ok := action.(testing.WatchActionImpl); ok {
-		opts = wa.ListOptions
-	}
-	w, err := c.tracker.Watch(action.GetResource(), action.GetNamespace(), opts)
-	if err != nil {
-		return false, nil, err
-	}
-	return true, watch.Filter(w, partialEvent), nil
 }
 
 // partialEvent reduces the object of a watch event to its metadata, leaving

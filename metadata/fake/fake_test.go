@@ -16,6 +16,8 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 
 	clienttesting "github.com/kubeclient/client-go/testing"
+
+	"github.com/kubeclient/client-go/internal/resourcefake"
 )
 
 var widgetsGVR = schema.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "widgets"}
@@ -52,7 +54,7 @@ func newServerLikeTestClient() *FakeMetadataClient {
 	c.tracker = tr
 	c.ReactionChain, c.WatchReactionChain = nil, nil
 	c.AddReactor("*", "*", clienttesting.ObjectReaction(tr))
-	c.AddWatchReactor("*", c.watchTracker)
+	c.AddWatchReactor("*", resourcefake.WatchTracker(tr, partialEvent))
 	return c
 }
 

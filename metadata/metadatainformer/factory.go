@@ -1,13 +1,13 @@
 package metadatainformer
 
 import (
-	"sync"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/kubeclient/client-go/informers"
+	"github.com/kubeclient/client-go/internal/resourceinformer"
 	"github.com/kubeclient/client-go/metadata"
 	"github.com/kubeclient/client-go/tools/cache"
 )
@@ -37,107 +37,44 @@ func NewSharedInformerFactory(client metadata.Interface, defaultResync time.Dura
 // only namespace (all namespaces when empty) and pass their list and watch
 // options through tweakListOptions (when not nil).
 func NewFilteredSharedInformerFactory(client metadata.Interface, defaultResync time.Duration, namespace string, tweakListOptions TweakListOptionsFunc) SharedInformerFactory {
-	f := newFactory(client, defaultResync)
-	f.namespace = namespace
-	f.tweakListOptions = tweakListOptions
-	return f
+	return newFactory(&metadataSharedInformerFactory{client: client, defaultResync: defaultResync, namespace: namespace, tweakListOptions: tweakListOptions})
 }
 
 // NewSharedInformerFactoryWithOptions returns a factory for all namespaces
 // configured by options, applied in order.
 func NewSharedInformerFactoryWithOptions(client metadata.Interface, defaultResync time.Duration, options ...SharedInformerOption) SharedInformerFactory {
-	f := newFactory(client, defaultResync)
+	f := &metadataSharedInformerFactory{client: client, defaultResync: defaultResync, namespace: metav1.NamespaceAll}
 	for _, option := range options {
 		f = option(f)
 	}
-	return f
+	return newFactory(f)
 }
 
-func newFactory(client metadata.Interface, defaultResync time.Duration) *metadataSharedInformerFactory {
-	return &metadataSharedInformerFactory{
-		client:        client,
-		defaultResync: defaultResync,
-		namespace:     metav1.NamespaceAll,
-		informers:     map[schema.GroupVersionResource]informers.GenericInformer{},
-		started:       map[schema.GroupVersionResource]bool{},
-	}
-}
-
-// metadataSharedInformerFactory implements SharedInformerFactory.
+// metadataSharedInformerFactory implements SharedInformerFactory: the
+// settings its informers are made with, over the shared factory.
 type metadataSharedInformerFactory struct {
+	*resourceinformer.Factory
+
 	client           metadata.Interface
 	defaultResync    time.Duration
 	namespace        string
 	tweakListOptions TweakListOptionsFunc
 	transform        cache.TransformFunc
-
-	// mu guards informers, started and shuttingDown.
-	mu           sync.Mutex
-	informers    map[schema.GroupVersionResource]informers.GenericInformer
-	started      map[schema.GroupVersionResource]bool
-	shuttingDown bool
-
-	// running counts the informer goroutines launched by Start.
-	running sync.WaitGroup
 }
 
-func (f *metadataSharedInformerFactory) ForResource(gvr schema.GroupVersionResource) informers.GenericInformer {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if informer, ok := f.informers[gvr]; ok {
-		return informer
-	}
-	indexers := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
-	informer := NewFilteredMetadataInformer(f.client, gvr, f.namespace, f.defaultResync, indexers, f.tweakListOptions)
+// newFactory sets up the shared factory of f once its settings are final.
+func newFactory(f *metadataSharedInformerFactory) *metadataSharedInformerFactory {
+	f.Factory = resourceinformer.NewFactory(f.newInformer)
+	return f
+}
+
+// newInformer makes the informer of gvr with the factory's settings.
+func (f *metadataSharedInformerFactory) newInformer(gvr schema.GroupVersionResource) informers.GenericInformer {
+	informer := NewFilteredMetadataInformer(f.client, gvr, f.namespace, f.defaultResync, resourceinformer.NamespaceIndexers(), f.tweakListOptions)
 	if f.transform != nil {
 		// A new informer has not started, so setting the transform
 		// cannot fail.
 		_ = informer.Informer().SetTransform(f.transform)
 	}
-	f.informers[gvr] = informer
 	return informer
-}
-
-func (f *metadataSharedInformerFactory) Start(stopCh <-chan struct{}) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.shuttingDown {
-		return
-	}
-	for gvr, informer := range f.informers {
-		if f.started[gvr] {
-			continue
-		}
-		f.started[gvr] = true
-		f.running.Add(1)
-		run := informer.Informer().Run
-		go func() {
-			defer f.running.Done()
-			run(stopCh)
-		}()
-	}
-}
-
-func (f *metadataSharedInformerFactory) WaitForCacheSync(stopCh <-chan struct{}) map[schema.GroupVersionResource]bool {
-	f.mu.Lock()
-	synced := map[schema.GroupVersionResource]cache.InformerSynced{}
-	for gvr, informer := range f.informers {
-		if f.started[gvr] {
-			synced[gvr] = informer.Informer().HasSynced
-		}
-	}
-	f.mu.Unlock()
-
-	result := make(map[schema.GroupVersionResource]bool, len(synced))
-	for gvr, hasSynced := range synced {
-		result[gvr] = cache.WaitForCacheSync(stopCh, hasSynced)
-	}
-	return result
-}
-
-func (f *metadataSharedInformerFactory) Shutdown() {
-	f.mu.Lock()
-	f.shuttingDown = true
-	f.mu.Unlock()
-	f.running.Wait()
 }

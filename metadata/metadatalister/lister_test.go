@@ -101,7 +101,7 @@ func TestRuntimeObjectShim(t *testing.T) {
 		t.Errorf("Get: %v, %v", obj, err)
 	}
 	indexer.Add(&unstructured.Unstructured{Object: map[string]interface{}{"metadata": map[string]interface{}{"name": "foreign"}}})
-	if _, err := shim.Get("foreign"); err == nil || !strings.Contains(err.Error(), "not *metav1.PartialObjectMetadata") {
+	if _, err := shim.Get("foreign"); err == nil || !strings.Contains(err.Error(), "not a *v1.PartialObjectMetadata") {
 		t.Errorf("foreign object: %v", err)
 	}
 }

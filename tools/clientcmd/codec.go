@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/klog/v2"
 
+	"github.com/kubeclient/client-go/internal/secretfile"
 	clientcmdapi "github.com/kubeclient/client-go/tools/clientcmd/api"
 	clientcmdlatest "github.com/kubeclient/client-go/tools/clientcmd/api/latest"
 )
@@ -106,8 +107,9 @@ func Write(config clientcmdapi.Config) ([]byte, error) {
 }
 
 // WriteToFile encodes config and replaces the contents of filename with it.
-// Missing parent folders are created (mode 0755) and a new file gets mode
-// 0600.
+// Missing parent folders are created (mode 0755). The file has mode 0600
+// afterwards, also when it existed with a wider mode (client-go leaves an
+// existing file's mode alone).
 func WriteToFile(config clientcmdapi.Config, filename string) error {
 	content, err := Write(config)
 	if err != nil {
@@ -116,7 +118,7 @@ func WriteToFile(config clientcmdapi.Config, filename string) error {
 	if err := ensureParentDir(filename); err != nil {
 		return err
 	}
-	return os.WriteFile(filename, content, 0600)
+	return secretfile.Write(filename, content)
 }
 
 // ensureParentDir creates the folder that will hold filename if it is

@@ -14,7 +14,7 @@ import (
 var (
 	// ClusterDefaults is the cluster used when nothing else names a server:
 	// $KUBERNETES_MASTER or http://localhost:8080. Deprecated.
-	ClusterDefaults = clientcmdapi.Cluster{Server: legacyDefaultServer()}
+	ClusterDefaults = clientcmdapi.Cluster{Server: cmp.Or(os.Getenv("KUBERNETES_MASTER"), "http://localhost:8080")}
 	// DefaultClientConfig is an empty config with ClusterDefaults applied,
 	// the historical fallback of this package. Deprecated.
 	DefaultClientConfig = DirectClientConfig{
@@ -23,15 +23,6 @@ var (
 		configAccess: NewDefaultClientConfigLoadingRules(),
 	}
 )
-
-// legacyDefaultServer returns $KUBERNETES_MASTER, or the historical insecure
-// local address.
-func legacyDefaultServer() string {
-	if server := os.Getenv("KUBERNETES_MASTER"); len(server) > 0 {
-		return server
-	}
-	return "http://localhost:8080"
-}
 
 // ClientConfig produces client configuration from some source of
 // kubeconfig data.
@@ -60,25 +51,25 @@ type OverridingClientConfig interface {
 // auth-provider state of the named user.
 type PersistAuthProviderConfigForUser func(user string) restclient.AuthProviderConfigPersister
 
-// promptedCredentials remembers what the user typed at a prompt so that it
-// is asked only once.
-type promptedCredentials struct {
-	username string
-	password string `datapolicy:"password"`
-}
-
 // DirectClientConfig is a ClientConfig over an in-memory Config: it selects
 // a context (the given name, else the overrides' current context, else the
 // config's), lays the overrides on top and, when interactive, prompts on
 // fallbackReader for credentials the config lacks.
 type DirectClientConfig struct {
-	config         clientcmdapi.Config
-	contextName    string
-	overrides      *ConfigOverrides
+	config       clientcmdapi.Config
+	overrides    *ConfigOverrides
+	configAccess ConfigAccess
+	// contextName is the context asked for at construction; empty means
+	// the config's current one.
+	contextName string
+
+	// fallbackReader, when set, is where credentials are prompted for;
+	// prompted caches what was read there so it is asked only once.
 	fallbackReader io.Reader
-	configAccess   ConfigAccess
-	// prompted caches credentials read from fallbackReader.
-	prompted promptedCredentials
+	prompted       struct {
+		username string
+		password string `datapolicy:"password"`
+	}
 }
 
 // NewDefaultClientConfig returns a ClientConfig over config using its
@@ -125,6 +116,11 @@ func (config *DirectClientConfig) RawConfig() (clientcmdapi.Config, error) {
 	return config.config, nil
 }
 
+// ConfigAccess returns the ConfigAccess given at construction.
+func (config *DirectClientConfig) ConfigAccess() ConfigAccess {
+	return config.configAccess
+}
+
 // MergedRawConfig returns a copy of the Config in which the selected
 // context, user and cluster are replaced by their overridden versions and
 // the selected context is current.
@@ -132,208 +128,150 @@ func (config *DirectClientConfig) MergedRawConfig() (clientcmdapi.Config, error)
 	if err := config.ConfirmUsable(); err != nil {
 		return clientcmdapi.Config{}, err
 	}
+	s := config.resolve()
+	if err := s.firstErr(); err != nil {
+		return clientcmdapi.Config{}, err
+	}
 	merged := config.config.DeepCopy()
-	if merged.AuthInfos == nil {
-		merged.AuthInfos = map[string]*clientcmdapi.AuthInfo{}
-	}
-	if merged.Contexts == nil {
-		merged.Contexts = map[string]*clientcmdapi.Context{}
-	}
-	if merged.Clusters == nil {
-		merged.Clusters = map[string]*clientcmdapi.Cluster{}
-	}
-
-	authInfo, err := config.effectiveAuthInfo()
-	if err != nil {
-		return clientcmdapi.Config{}, err
-	}
-	authInfoName, _ := config.authInfoNameInUse()
-	merged.AuthInfos[authInfoName] = &authInfo
-
-	context, err := config.effectiveContext()
-	if err != nil {
-		return clientcmdapi.Config{}, err
-	}
-	contextName, _ := config.contextNameInUse()
-	merged.Contexts[contextName] = &context
-	merged.CurrentContext = contextName
-
-	cluster, err := config.effectiveCluster()
-	if err != nil {
-		return clientcmdapi.Config{}, err
-	}
-	clusterName, _ := config.clusterNameInUse()
-	merged.Clusters[clusterName] = &cluster
+	merged.CurrentContext = s.contextName
+	merged.Contexts = withEntry(merged.Contexts, s.contextName, s.context)
+	merged.AuthInfos = withEntry(merged.AuthInfos, s.authInfoName, s.authInfo)
+	merged.Clusters = withEntry(merged.Clusters, s.clusterName, s.cluster)
 	return *merged, nil
+}
+
+// withEntry stores a pointer to value under name, allocating entries when
+// it is nil.
+func withEntry[T any](entries map[string]*T, name string, value T) map[string]*T {
+	if entries == nil {
+		entries = make(map[string]*T, 1)
+	}
+	entries[name] = &value
+	return entries
 }
 
 // Namespace returns the namespace override when set (reported as
 // overridden), else the selected context's namespace, else "default".
+// An explicit namespace is honoured even when the config is unusable, so
+// that in-cluster clients can still use --namespace.
 func (config *DirectClientConfig) Namespace() (string, bool, error) {
-	if config.overrides != nil && config.overrides.Context.Namespace != "" {
-		// An explicit namespace is honoured even when the config is empty,
-		// so that in-cluster clients can still use --namespace.
-		return config.overrides.Context.Namespace, true, nil
+	if o := config.overrides; o != nil && o.Context.Namespace != "" {
+		return o.Context.Namespace, true, nil
 	}
 	if err := config.ConfirmUsable(); err != nil {
 		return "", false, err
 	}
-	context, err := config.effectiveContext()
-	if err != nil {
-		return "", false, err
+	s := config.resolve()
+	if s.contextErr != nil {
+		return "", false, s.contextErr
 	}
-	if len(context.Namespace) == 0 {
-		return "default", false, nil
-	}
-	return context.Namespace, false, nil
-}
-
-// ConfigAccess returns the ConfigAccess given at construction.
-func (config *DirectClientConfig) ConfigAccess() ConfigAccess {
-	return config.configAccess
+	return cmp.Or(s.context.Namespace, "default"), false, nil
 }
 
 // ConfirmUsable checks the selected context, user and cluster (after
-// overrides) and reports every problem found there. A config with nothing
-// in it at all gives the empty-config error.
+// overrides) and reports every problem found there. The context name
+// checked is the configured one, not an override. A config with nothing in
+// it at all gives the empty-config error.
 func (config *DirectClientConfig) ConfirmUsable() error {
 	var errs []error
-
-	contextName := config.contextName
-	if len(contextName) == 0 {
-		contextName = config.config.CurrentContext
-	}
-	if len(contextName) > 0 {
-		if _, ok := config.config.Contexts[contextName]; !ok {
-			errs = append(errs, &contextNotFoundError{contextName})
+	if name := cmp.Or(config.contextName, config.config.CurrentContext); name != "" {
+		if _, found := config.config.Contexts[name]; !found {
+			errs = append(errs, &contextNotFoundError{name})
 		}
 	}
-
-	authInfoName, _ := config.authInfoNameInUse()
-	authInfo, _ := config.effectiveAuthInfo()
-	errs = append(errs, authInfoProblems(authInfoName, authInfo)...)
-	clusterName, _ := config.clusterNameInUse()
-	cluster, _ := config.effectiveCluster()
-	errs = append(errs, clusterProblems(clusterName, cluster)...)
-
+	s := config.resolve()
+	errs = append(errs, authInfoProblems(s.authInfoName, s.authInfo)...)
+	errs = append(errs, clusterProblems(s.clusterName, s.cluster)...)
 	if len(errs) == 1 && errs[0] == ErrEmptyCluster {
-		return newErrConfigurationInvalid([]error{ErrEmptyConfig})
+		errs = []error{ErrEmptyConfig}
 	}
 	return newErrConfigurationInvalid(errs)
 }
 
-// contextNameInUse returns the selected context name and whether it came from
-// the overrides.
-func (config *DirectClientConfig) contextNameInUse() (string, bool) {
-	if o := config.overrides; o != nil && o.CurrentContext != "" {
-		return o.CurrentContext, true
-	}
-	return cmp.Or(config.contextName, config.config.CurrentContext), false
+// selection is what a DirectClientConfig resolves to: the names of the
+// chosen context, user and cluster and each entry with the overrides laid
+// on top. An entry named by the overrides but absent from the config is
+// left zero and its error kept in the matching *Err field.
+type selection struct {
+	contextName, authInfoName, clusterName string
+
+	context  clientcmdapi.Context
+	authInfo clientcmdapi.AuthInfo
+	cluster  clientcmdapi.Cluster
+
+	contextErr, authInfoErr, clusterErr error
 }
 
-// authInfoNameInUse returns the selected user name and whether it came from
-// the overrides.
-func (config *DirectClientConfig) authInfoNameInUse() (string, bool) {
-	if o := config.overrides; o != nil && o.Context.AuthInfo != "" {
-		return o.Context.AuthInfo, true
-	}
-	selected, _ := config.effectiveContext()
-	return selected.AuthInfo, false
+// firstErr reports a missing entry, checking the user, then the context,
+// then the cluster.
+func (s *selection) firstErr() error {
+	return cmp.Or(s.authInfoErr, s.contextErr, s.clusterErr)
 }
 
-// clusterNameInUse returns the selected cluster name and whether it came from
-// the overrides.
-func (config *DirectClientConfig) clusterNameInUse() (string, bool) {
-	if o := config.overrides; o != nil && o.Context.Cluster != "" {
-		return o.Context.Cluster, true
+// resolve chooses the context (override, then the configured name, then the
+// config's current context), then the user and cluster (override, then the
+// chosen context's), and builds each entry: the cluster starts from the
+// ClusterDefaults; the config entry and the overrides follow.
+//
+// Overriding a client certificate or key replaces both the file and the
+// inline form, so a flag never collides with data from the file; overriding
+// insecure-skip-tls-verify or the CA replaces all three trust settings; and
+// overriding the server or TLS server name replaces the TLS server name.
+func (config *DirectClientConfig) resolve() *selection {
+	o := config.overrides
+	if o == nil {
+		o = &ConfigOverrides{}
 	}
-	selected, _ := config.effectiveContext()
-	return selected.Cluster, false
+	s := &selection{}
+
+	s.contextName = cmp.Or(o.CurrentContext, config.contextName, config.config.CurrentContext)
+	s.context, s.contextErr = layered("context", config.config.Contexts, s.contextName, o.CurrentContext != "",
+		clientcmdapi.NewContext(), nil, &o.Context)
+
+	s.authInfoName = cmp.Or(o.Context.AuthInfo, s.context.AuthInfo)
+	s.authInfo, s.authInfoErr = layered("auth info", config.config.AuthInfos, s.authInfoName, o.Context.AuthInfo != "",
+		clientcmdapi.NewAuthInfo(), nil, &o.AuthInfo)
+	if s.authInfoErr == nil {
+		user := &o.AuthInfo
+		if user.ClientKey != "" || len(user.ClientKeyData) != 0 {
+			s.authInfo.ClientKey, s.authInfo.ClientKeyData = user.ClientKey, user.ClientKeyData
+		}
+		if user.ClientCertificate != "" || len(user.ClientCertificateData) != 0 {
+			s.authInfo.ClientCertificate, s.authInfo.ClientCertificateData = user.ClientCertificate, user.ClientCertificateData
+		}
+	}
+
+	s.clusterName = cmp.Or(o.Context.Cluster, s.context.Cluster)
+	s.cluster, s.clusterErr = layered("cluster", config.config.Clusters, s.clusterName, o.Context.Cluster != "",
+		clientcmdapi.NewCluster(), &o.ClusterDefaults, &o.ClusterInfo)
+	if s.clusterErr == nil {
+		server := &o.ClusterInfo
+		if server.InsecureSkipTLSVerify || server.CertificateAuthority != "" || len(server.CertificateAuthorityData) != 0 {
+			s.cluster.InsecureSkipTLSVerify = server.InsecureSkipTLSVerify
+			s.cluster.CertificateAuthority = server.CertificateAuthority
+			s.cluster.CertificateAuthorityData = server.CertificateAuthorityData
+		}
+		if server.Server != "" || server.TLSServerName != "" {
+			s.cluster.TLSServerName = server.TLSServerName
+		}
+	}
+	return s
 }
 
-// effectiveContext returns the selected context with the context overrides laid
-// on top. A context named by the overrides must exist.
-func (config *DirectClientConfig) effectiveContext() (clientcmdapi.Context, error) {
-	name, required := config.contextNameInUse()
-	merged := clientcmdapi.NewContext()
-	if found, ok := config.config.Contexts[name]; ok {
-		if err := overlay(merged, found); err != nil {
-			return clientcmdapi.Context{}, err
-		}
-	} else if required {
-		return clientcmdapi.Context{}, fmt.Errorf("context %q does not exist", name)
+// layered lays defaults, the entry called name (when present) and override,
+// in that order, onto base and returns the result. When the overrides chose
+// name (mustExist) and the config has no such entry, it returns the zero
+// value and a "does not exist" error naming kind.
+func layered[T any](kind string, entries map[string]*T, name string, mustExist bool, base, defaults, override *T) (T, error) {
+	var zero T
+	entry, found := entries[name]
+	if !found && mustExist {
+		return zero, fmt.Errorf("%s %q does not exist", kind, name)
 	}
-	if config.overrides != nil {
-		if err := overlay(merged, &config.overrides.Context); err != nil {
-			return clientcmdapi.Context{}, err
+	for _, layer := range []*T{defaults, entry, override} {
+		if err := overlay(base, layer); err != nil {
+			return zero, err
 		}
 	}
-	return *merged, nil
-}
-
-// effectiveAuthInfo returns the selected user with the user overrides laid on
-// top. A user named by the overrides must exist. An overriding client
-// certificate or key replaces both the file and the inline form, so that a
-// flag never collides with data from the file.
-func (config *DirectClientConfig) effectiveAuthInfo() (clientcmdapi.AuthInfo, error) {
-	name, required := config.authInfoNameInUse()
-	merged := clientcmdapi.NewAuthInfo()
-	if found, ok := config.config.AuthInfos[name]; ok {
-		if err := overlay(merged, found); err != nil {
-			return clientcmdapi.AuthInfo{}, err
-		}
-	} else if required {
-		return clientcmdapi.AuthInfo{}, fmt.Errorf("auth info %q does not exist", name)
-	}
-	if o := config.overrides; o != nil {
-		if err := overlay(merged, &o.AuthInfo); err != nil {
-			return clientcmdapi.AuthInfo{}, err
-		}
-		if len(o.AuthInfo.ClientKey) > 0 || len(o.AuthInfo.ClientKeyData) > 0 {
-			merged.ClientKey = o.AuthInfo.ClientKey
-			merged.ClientKeyData = o.AuthInfo.ClientKeyData
-		}
-		if len(o.AuthInfo.ClientCertificate) > 0 || len(o.AuthInfo.ClientCertificateData) > 0 {
-			merged.ClientCertificate = o.AuthInfo.ClientCertificate
-			merged.ClientCertificateData = o.AuthInfo.ClientCertificateData
-		}
-	}
-	return *merged, nil
-}
-
-// effectiveCluster returns the selected cluster: the ClusterDefaults, then the
-// config's entry, then the cluster overrides. A cluster named by the
-// overrides must exist. Overriding insecure-skip-tls-verify or the CA
-// replaces all three TLS trust settings together, and overriding the server
-// or TLS server name replaces the TLS server name.
-func (config *DirectClientConfig) effectiveCluster() (clientcmdapi.Cluster, error) {
-	name, required := config.clusterNameInUse()
-	merged := clientcmdapi.NewCluster()
-	if config.overrides != nil {
-		if err := overlay(merged, &config.overrides.ClusterDefaults); err != nil {
-			return clientcmdapi.Cluster{}, err
-		}
-	}
-	if found, ok := config.config.Clusters[name]; ok {
-		if err := overlay(merged, found); err != nil {
-			return clientcmdapi.Cluster{}, err
-		}
-	} else if required {
-		return clientcmdapi.Cluster{}, fmt.Errorf("cluster %q does not exist", name)
-	}
-	if o := config.overrides; o != nil {
-		if err := overlay(merged, &o.ClusterInfo); err != nil {
-			return clientcmdapi.Cluster{}, err
-		}
-		info := o.ClusterInfo
-		if info.InsecureSkipTLSVerify || len(info.CertificateAuthority) > 0 || len(info.CertificateAuthorityData) > 0 {
-			merged.InsecureSkipTLSVerify = info.InsecureSkipTLSVerify
-			merged.CertificateAuthority = info.CertificateAuthority
-			merged.CertificateAuthorityData = info.CertificateAuthorityData
-		}
-		if info.TLSServerName != "" || info.Server != "" {
-			merged.TLSServerName = info.TLSServerName
-		}
-	}
-	return *merged, nil
+	return *base, nil
 }

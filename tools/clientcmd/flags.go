@@ -89,11 +89,21 @@ type FlagInfo struct {
 	Description string
 }
 
+// named calls register with the flag's long name, short name and help text
+// when the flag has a long name; a FlagInfo without one binds nothing. It
+// returns f so that binding calls chain.
+func (f FlagInfo) named(register func(name, shorthand, usage string)) FlagInfo {
+	if f.LongName != "" {
+		register(f.LongName, f.ShortName, f.Description)
+	}
+	return f
+}
+
 // AddSecretAnnotation marks the flag as holding a secret ("classified"
 // annotation) so that tools can keep its value out of logs.
 func (f FlagInfo) AddSecretAnnotation(flags *pflag.FlagSet) FlagInfo {
-	// SetAnnotation fails only for an unregistered flag, which is the case
-	// of a FlagInfo without LongName; there is nothing to mark then.
+	// SetAnnotation fails only for a flag that is not registered, such as
+	// one without a long name: there is nothing to mark then.
 	_ = flags.SetAnnotation(f.LongName, "classified", []string{"true"})
 	return f
 }
@@ -101,47 +111,41 @@ func (f FlagInfo) AddSecretAnnotation(flags *pflag.FlagSet) FlagInfo {
 // BindStringFlag registers a string flag writing to target, unless LongName
 // is empty.
 func (f FlagInfo) BindStringFlag(flags *pflag.FlagSet, target *string) FlagInfo {
-	if len(f.LongName) > 0 {
-		flags.StringVarP(target, f.LongName, f.ShortName, f.Default, f.Description)
-	}
-	return f
+	return f.named(func(name, shorthand, usage string) {
+		flags.StringVarP(target, name, shorthand, f.Default, usage)
+	})
 }
 
 // BindTransformingStringFlag registers a string flag whose values pass
 // through transformer before being stored in target, unless LongName is
-// empty.
+// empty. Binding stores Default in target untransformed.
 func (f FlagInfo) BindTransformingStringFlag(flags *pflag.FlagSet, target *string, transformer func(string) (string, error)) FlagInfo {
-	if len(f.LongName) > 0 {
-		flags.VarP(newTransformedString(f.Default, target, transformer), f.LongName, f.ShortName, f.Description)
-	}
-	return f
+	return f.named(func(name, shorthand, usage string) {
+		*target = f.Default
+		flags.VarP(&transformedString{target: target, transformer: transformer}, name, shorthand, usage)
+	})
 }
 
 // BindStringArrayFlag registers a repeatable string flag writing to target,
 // unless LongName is empty. A non-empty Default becomes a one-element
 // default.
 func (f FlagInfo) BindStringArrayFlag(flags *pflag.FlagSet, target *[]string) FlagInfo {
-	if len(f.LongName) > 0 {
-		defaults := []string{}
-		if len(f.Default) > 0 {
-			defaults = []string{f.Default}
+	return f.named(func(name, shorthand, usage string) {
+		defaults := make([]string, 0, 1) // empty, not nil, without a Default
+		if f.Default != "" {
+			defaults = append(defaults, f.Default)
 		}
-		flags.StringArrayVarP(target, f.LongName, f.ShortName, defaults, f.Description)
-	}
-	return f
+		flags.StringArrayVarP(target, name, shorthand, defaults, usage)
+	})
 }
 
 // BindBoolFlag registers a bool flag writing to target, unless LongName is
 // empty. A Default that is not a bool counts as false.
 func (f FlagInfo) BindBoolFlag(flags *pflag.FlagSet, target *bool) FlagInfo {
-	if len(f.LongName) > 0 {
-		def, err := strconv.ParseBool(f.Default)
-		if err != nil {
-			def = false
-		}
-		flags.BoolVarP(target, f.LongName, f.ShortName, def, f.Description)
-	}
-	return f
+	return f.named(func(name, shorthand, usage string) {
+		value, _ := strconv.ParseBool(f.Default) // false when not a bool
+		flags.BoolVarP(target, name, shorthand, value, usage)
+	})
 }
 
 // RecommendedConfigOverrideFlags returns the standard flag set, every long
@@ -281,11 +285,6 @@ func RemoveNamespacesPrefix(value string) (string, error) {
 type transformedString struct {
 	target      *string
 	transformer func(string) (string, error)
-}
-
-func newTransformedString(initial string, target *string, transformer func(string) (string, error)) *transformedString {
-	*target = initial
-	return &transformedString{target: target, transformer: transformer}
 }
 
 func (v *transformedString) Set(raw string) error {

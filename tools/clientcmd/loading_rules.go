@@ -33,19 +33,6 @@ var (
 	RecommendedSchemaFile = filepath.Join(RecommendedConfigDir, RecommendedSchemaName)
 )
 
-// legacyHomeFileMigrations maps the recommended home file to the file older
-// releases used in its place, so that an old file is copied to the new
-// location on first load.
-func legacyHomeFileMigrations() map[string]string {
-	legacyName := ".kubeconfig"
-	if goruntime.GOOS == "windows" {
-		legacyName = RecommendedFileName
-	}
-	return map[string]string{
-		RecommendedHomeFile: filepath.Join(os.Getenv("HOME"), RecommendedHomeDir, legacyName),
-	}
-}
-
 // ClientConfigLoader is a ConfigAccess that can also produce the merged
 // Config it gives access to.
 type ClientConfigLoader interface {
@@ -56,42 +43,6 @@ type ClientConfigLoader interface {
 	// Load reads and merges the config afresh.
 	Load() (*clientcmdapi.Config, error)
 }
-
-// KubeconfigGetter produces a Config on demand.
-type KubeconfigGetter func() (*clientcmdapi.Config, error)
-
-// ClientConfigGetter is a ClientConfigLoader backed by a KubeconfigGetter
-// rather than by files; it has no files to report or write.
-type ClientConfigGetter struct {
-	kubeconfigGetter KubeconfigGetter
-}
-
-var _ ClientConfigLoader = &ClientConfigGetter{}
-
-// Load calls the getter.
-func (g *ClientConfigGetter) Load() (*clientcmdapi.Config, error) {
-	return g.kubeconfigGetter()
-}
-
-// GetLoadingPrecedence returns nil: a getter reads no files.
-func (g *ClientConfigGetter) GetLoadingPrecedence() []string { return nil }
-
-// GetStartingConfig calls the getter.
-func (g *ClientConfigGetter) GetStartingConfig() (*clientcmdapi.Config, error) {
-	return g.kubeconfigGetter()
-}
-
-// GetDefaultFilename returns "": a getter has no file to write.
-func (g *ClientConfigGetter) GetDefaultFilename() string { return "" }
-
-// IsExplicitFile returns false.
-func (g *ClientConfigGetter) IsExplicitFile() bool { return false }
-
-// GetExplicitFile returns "".
-func (g *ClientConfigGetter) GetExplicitFile() string { return "" }
-
-// IsDefaultConfig returns false: a getter has no notion of a default.
-func (g *ClientConfigGetter) IsDefaultConfig(config *restclient.Config) bool { return false }
 
 // ClientConfigLoadingRules says which kubeconfig files to read and how to
 // combine them. ExplicitPath, when set, names the only file to read, and it
@@ -161,6 +112,18 @@ func NewDefaultClientConfigLoadingRules() *ClientConfigLoadingRules {
 		rules.Precedence = []string{RecommendedHomeFile}
 	}
 	return rules
+}
+
+// legacyHomeFileMigrations maps the recommended home file to the file older
+// releases used in its place, so that an old file is copied to the new
+// location on first load. Windows releases already used the current file
+// name, under $HOME.
+func legacyHomeFileMigrations() map[string]string {
+	legacy := filepath.Join(os.Getenv("HOME"), RecommendedHomeDir, ".kubeconfig")
+	if goruntime.GOOS == "windows" {
+		legacy = filepath.Join(filepath.Dir(legacy), RecommendedFileName)
+	}
+	return map[string]string{RecommendedHomeFile: legacy}
 }
 
 // Load runs the migration rules, then reads the kubeconfig files and merges
@@ -273,51 +236,37 @@ func (rules *ClientConfigLoadingRules) GetLoadingPrecedence() []string {
 	return slices.Clone(rules.Precedence)
 }
 
-// GetStartingConfig returns the merged, unresolved-by-overrides Config the
-// rules load; a missing explicit file gives an empty Config.
-func (rules *ClientConfigLoadingRules) GetStartingConfig() (*clientcmdapi.Config, error) {
-	return startingConfigFor(rules)
+// IsExplicitFile reports whether ExplicitPath is set.
+func (rules *ClientConfigLoadingRules) IsExplicitFile() bool {
+	return rules.ExplicitPath != ""
 }
 
-// startingConfigFor loads the raw config through loader, treating a missing
-// file as an empty config.
-func startingConfigFor(loader ClientConfigLoader) (*clientcmdapi.Config, error) {
-	raw, err := NewNonInteractiveDeferredLoadingClientConfig(loader, &ConfigOverrides{}).RawConfig()
-	if os.IsNotExist(err) {
-		return clientcmdapi.NewConfig(), nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	return &raw, nil
+// GetExplicitFile returns ExplicitPath.
+func (rules *ClientConfigLoadingRules) GetExplicitFile() string {
+	return rules.ExplicitPath
 }
 
 // GetDefaultFilename returns the file new entries should be written to: the
 // explicit file, else the first Precedence file that exists, else the first
 // Precedence file.
 func (rules *ClientConfigLoadingRules) GetDefaultFilename() string {
-	if rules.IsExplicitFile() {
-		return rules.GetExplicitFile()
+	if rules.ExplicitPath != "" {
+		return rules.ExplicitPath
 	}
-	for _, filename := range rules.GetLoadingPrecedence() {
-		if _, err := os.Stat(filename); err == nil {
-			return filename
-		}
+	candidates := rules.Precedence
+	if i := slices.IndexFunc(candidates, fileExists); i >= 0 {
+		return candidates[i]
 	}
-	if len(rules.Precedence) > 0 {
-		return rules.Precedence[0]
+	if len(candidates) == 0 {
+		return ""
 	}
-	return ""
+	return candidates[0]
 }
 
-// IsExplicitFile reports whether ExplicitPath is set.
-func (rules *ClientConfigLoadingRules) IsExplicitFile() bool {
-	return len(rules.ExplicitPath) > 0
-}
-
-// GetExplicitFile returns ExplicitPath.
-func (rules *ClientConfigLoadingRules) GetExplicitFile() string {
-	return rules.ExplicitPath
+// fileExists reports whether name can be stat'ed.
+func fileExists(name string) bool {
+	_, err := os.Stat(name)
+	return err == nil
 }
 
 // IsDefaultConfig reports whether config equals what DefaultClientConfig
@@ -327,10 +276,26 @@ func (rules *ClientConfigLoadingRules) IsDefaultConfig(config *restclient.Config
 		return false
 	}
 	defaults, err := rules.DefaultClientConfig.ClientConfig()
-	if err != nil {
-		return false
+	return err == nil && reflect.DeepEqual(config, defaults)
+}
+
+// GetStartingConfig returns the merged config the rules load, before any
+// overrides; a missing explicit file gives an empty Config.
+func (rules *ClientConfigLoadingRules) GetStartingConfig() (*clientcmdapi.Config, error) {
+	return startingConfigFor(rules)
+}
+
+// startingConfigFor loads the raw config through loader, treating a missing
+// file as an empty config.
+func startingConfigFor(loader ClientConfigLoader) (*clientcmdapi.Config, error) {
+	raw, err := NewNonInteractiveDeferredLoadingClientConfig(loader, &ConfigOverrides{}).RawConfig()
+	switch {
+	case os.IsNotExist(err):
+		return clientcmdapi.NewConfig(), nil
+	case err != nil:
+		return nil, err
 	}
-	return reflect.DeepEqual(config, defaults)
+	return &raw, nil
 }
 
 // ResolvePaths reports whether relative file references are resolved

@@ -27,20 +27,14 @@ const execClusterExtensionKey = "client.authentication.k8s.io/exec"
 // TLS; when the user has no credentials and the config is interactive, a
 // username and password are prompted for (once).
 func (config *DirectClientConfig) ClientConfig() (*restclient.Config, error) {
-	authInfo, err := config.effectiveAuthInfo()
-	if err != nil {
-		return nil, err
-	}
-	if _, err := config.effectiveContext(); err != nil {
-		return nil, err
-	}
-	cluster, err := config.effectiveCluster()
-	if err != nil {
+	s := config.resolve()
+	if err := s.firstErr(); err != nil {
 		return nil, err
 	}
 	if err := config.ConfirmUsable(); err != nil {
 		return nil, err
 	}
+	authInfo, cluster := s.authInfo, s.cluster
 
 	out := &restclient.Config{Host: cluster.Server, DisableCompression: cluster.DisableCompression}
 	if cluster.ProxyURL != "" {
@@ -70,8 +64,7 @@ func (config *DirectClientConfig) ClientConfig() (*restclient.Config, error) {
 	if restclient.IsConfigTransportTLS(*out) {
 		var persister restclient.AuthProviderConfigPersister
 		if config.configAccess != nil {
-			authInfoName, _ := config.authInfoNameInUse()
-			persister = PersisterForUser(config.configAccess, authInfoName)
+			persister = PersisterForUser(config.configAccess, s.authInfoName)
 		}
 		user, err := config.userIdentity(authInfo, config.fallbackReader, persister, cluster)
 		if err != nil {

@@ -484,7 +484,7 @@ func TestInteractivePromptUsesReader(t *testing.T) {
 	// Remembered credentials are reused without prompting.
 	config = singleContextConfig(&clientcmdapi.Cluster{Server: "https://x"}, &clientcmdapi.AuthInfo{})
 	direct := NewInteractiveClientConfig(config, "", nil, errReader{}, nil).(*DirectClientConfig)
-	direct.prompted = promptedCredentials{username: "u", password: "p"}
+	direct.prompted.username, direct.prompted.password = "u", "p"
 	c, err = direct.ClientConfig()
 	if err != nil || c.Username != "u" || c.Password != "p" {
 		t.Fatalf("got %+v, %v", c, err)

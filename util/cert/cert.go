@@ -2,6 +2,7 @@ package cert
 
 import (
 	"bytes"
+	"cmp"
 	"crypto"
 	"crypto/rand"
 	"crypto/rsa"
@@ -51,37 +52,59 @@ type AltNames struct {
 	IPs      []net.IP
 }
 
+// caTemplate returns the template of a CA certificate: it may sign
+// certificates and keys, valid from notBefore to notAfter.
+func caTemplate(subject pkix.Name, notBefore, notAfter time.Time) (*x509.Certificate, error) {
+	serial, err := randomSerial()
+	if err != nil {
+		return nil, err
+	}
+	return &x509.Certificate{
+		SerialNumber:          serial,
+		Subject:               subject,
+		NotBefore:             notBefore,
+		NotAfter:              notAfter,
+		IsCA:                  true,
+		BasicConstraintsValid: true,
+		KeyUsage:              x509.KeyUsageCertSign | x509.KeyUsageDigitalSignature | x509.KeyUsageKeyEncipherment,
+	}, nil
+}
+
+// issue signs template with signerKey as parent (template itself for a
+// self-signed certificate) and returns the DER bytes and the parsed
+// certificate.
+func issue(template, parent *x509.Certificate, public crypto.PublicKey, signerKey crypto.Signer) ([]byte, *x509.Certificate, error) {
+	der, err := x509.CreateCertificate(rand.Reader, template, parent, public, signerKey)
+	if err != nil {
+		return nil, nil, err
+	}
+	parsed, err := x509.ParseCertificate(der)
+	if err != nil {
+		return nil, nil, err
+	}
+	return der, parsed, nil
+}
+
 // NewSelfSignedCACert returns a CA certificate for key, signed by key
 // itself. It is valid for ten years from now, starting at cfg.NotBefore when
 // set and now otherwise. The subject is cfg.CommonName and
 // cfg.Organization, and a non-empty CommonName is also its DNS name.
 func NewSelfSignedCACert(cfg Config, key crypto.Signer) (*x509.Certificate, error) {
 	now := time.Now()
-	serial, err := randomSerial()
+	start := now
+	if !cfg.NotBefore.IsZero() {
+		start = cfg.NotBefore
+	}
+	template, err := caTemplate(pkix.Name{CommonName: cfg.CommonName, Organization: cfg.Organization},
+		start.UTC(), now.Add(caValidity).UTC())
 	if err != nil {
 		return nil, err
-	}
-	notBefore := now.UTC()
-	if !cfg.NotBefore.IsZero() {
-		notBefore = cfg.NotBefore.UTC()
-	}
-	template := &x509.Certificate{
-		SerialNumber:          serial,
-		Subject:               pkix.Name{CommonName: cfg.CommonName, Organization: cfg.Organization},
-		NotBefore:             notBefore,
-		NotAfter:              now.Add(caValidity).UTC(),
-		KeyUsage:              x509.KeyUsageKeyEncipherment | x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign,
-		BasicConstraintsValid: true,
-		IsCA:                  true,
 	}
 	if cfg.CommonName != "" {
-		template.DNSNames = []string{cfg.CommonName}
+		template.DNSNames = append(template.DNSNames, cfg.CommonName)
 	}
-	der, err := x509.CreateCertificate(rand.Reader, template, template, key.Public(), key)
-	if err != nil {
-		return nil, err
-	}
-	return x509.ParseCertificate(der)
+	_, ca, err := issue(template, template, key.Public(), key)
+	return ca, err
 }
 
 // SelfSignedCertKeyOptions configures GenerateSelfSignedCertKeyWithOptions.
@@ -104,58 +127,55 @@ type SelfSignedCertKeyOptions struct {
 	FixtureDirectory string
 }
 
-// GenerateSelfSignedCertKey returns a PEM serving certificate for host
-// (a DNS name or an IP address) and the alternative names, followed by the
-// PEM certificate of the fresh CA that signed it, and the PEM RSA private
-// key of the serving certificate. It is valid for a year.
-func GenerateSelfSignedCertKey(host string, alternateIPs []net.IP, alternateDNS []string) ([]byte, []byte, error) {
-	return GenerateSelfSignedCertKeyWithOptions(SelfSignedCertKeyOptions{
-		Host:         host,
-		AlternateIPs: alternateIPs,
-		AlternateDNS: alternateDNS,
-	})
-}
-
-// GenerateSelfSignedCertKeyWithFixtures is GenerateSelfSignedCertKey that
-// reads and saves the pair in fixtureDirectory when it is not empty; see
-// SelfSignedCertKeyOptions.FixtureDirectory.
-func GenerateSelfSignedCertKeyWithFixtures(host string, alternateIPs []net.IP, alternateDNS []string, fixtureDirectory string) ([]byte, []byte, error) {
-	return GenerateSelfSignedCertKeyWithOptions(SelfSignedCertKeyOptions{
-		Host:             host,
-		AlternateIPs:     alternateIPs,
-		AlternateDNS:     alternateDNS,
-		FixtureDirectory: fixtureDirectory,
-	})
+// fixturePair names the certificate and key files of opts in its
+// FixtureDirectory: <host>_<ip>-<ip>_<dns>-<dns>.crt and .key.
+func fixturePair(opts SelfSignedCertKeyOptions) (certFile, keyFile string) {
+	ips := make([]string, len(opts.AlternateIPs))
+	for i, ip := range opts.AlternateIPs {
+		ips[i] = ip.String()
+	}
+	stem := filepath.Join(opts.FixtureDirectory,
+		strings.Join([]string{opts.Host, strings.Join(ips, "-"), strings.Join(opts.AlternateDNS, "-")}, "_"))
+	return stem + ".crt", stem + ".key"
 }
 
 // GenerateSelfSignedCertKeyWithOptions returns a serving certificate chain
 // and key as GenerateSelfSignedCertKey does, configured by opts. The
 // certificates become valid an hour before now, to tolerate clock skew.
+//
+// With a FixtureDirectory, an existing certificate file is returned with its
+// key (whose absence is then an error); otherwise the pair is generated with
+// a validity of 100 years and saved there, the key with mode 0600.
 func GenerateSelfSignedCertKeyWithOptions(opts SelfSignedCertKeyOptions) ([]byte, []byte, error) {
-	validity := opts.MaxAge
-	if validity == 0 {
-		validity = defaultServingValidity
+	if opts.FixtureDirectory == "" {
+		return generateServingPair(opts.Host, opts.AlternateIPs, opts.AlternateDNS, cmp.Or(opts.MaxAge, defaultServingValidity))
 	}
-
-	var certFixture, keyFixture string
-	if opts.FixtureDirectory != "" {
-		ips := make([]string, 0, len(opts.AlternateIPs))
-		for _, ip := range opts.AlternateIPs {
-			ips = append(ips, ip.String())
+	certFile, keyFile := fixturePair(opts)
+	if certPEM, err := os.ReadFile(certFile); err == nil {
+		keyPEM, err := os.ReadFile(keyFile)
+		if err != nil {
+			return nil, nil, fmt.Errorf("cert %s can be read, but key %s cannot: %v", certFile, keyFile, err)
 		}
-		base := opts.Host + "_" + strings.Join(ips, "-") + "_" + strings.Join(opts.AlternateDNS, "-")
-		certFixture = filepath.Join(opts.FixtureDirectory, base+".crt")
-		keyFixture = filepath.Join(opts.FixtureDirectory, base+".key")
-		if certPEM, err := os.ReadFile(certFixture); err == nil {
-			keyPEM, err := os.ReadFile(keyFixture)
-			if err != nil {
-				return nil, nil, fmt.Errorf("cert %s can be read, but key %s cannot: %v", certFixture, keyFixture, err)
-			}
-			return certPEM, keyPEM, nil
-		}
-		validity = fixtureValidity
+		return certPEM, keyPEM, nil
 	}
+	certPEM, keyPEM, err := generateServingPair(opts.Host, opts.AlternateIPs, opts.AlternateDNS, fixtureValidity)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := os.WriteFile(certFile, certPEM, 0o644); err != nil {
+		return nil, nil, fmt.Errorf("failed to write cert fixture to %s: %v", certFile, err)
+	}
+	if err := keyutil.WriteKey(keyFile, keyPEM); err != nil {
+		return nil, nil, fmt.Errorf("failed to write key fixture to %s: %v", keyFile, err)
+	}
+	return certPEM, keyPEM, nil
+}
 
+// generateServingPair creates a fresh CA and a serving certificate it signs
+// for host (an IP address or a DNS name) plus the alternate names, both
+// valid for validity from an hour ago. It returns the PEM chain (serving
+// certificate first, then the CA) and the serving certificate's PEM RSA key.
+func generateServingPair(host string, alternateIPs []net.IP, alternateDNS []string, validity time.Duration) ([]byte, []byte, error) {
 	notBefore := time.Now().Add(-time.Hour)
 	notAfter := notBefore.Add(validity)
 
@@ -163,24 +183,11 @@ func GenerateSelfSignedCertKeyWithOptions(opts SelfSignedCertKeyOptions) ([]byte
 	if err != nil {
 		return nil, nil, err
 	}
-	caSerial, err := randomSerial()
+	caTmpl, err := caTemplate(pkix.Name{CommonName: fmt.Sprintf("%s-ca@%d", host, time.Now().Unix())}, notBefore, notAfter)
 	if err != nil {
 		return nil, nil, err
 	}
-	caTemplate := &x509.Certificate{
-		SerialNumber:          caSerial,
-		Subject:               pkix.Name{CommonName: fmt.Sprintf("%s-ca@%d", opts.Host, time.Now().Unix())},
-		NotBefore:             notBefore,
-		NotAfter:              notAfter,
-		KeyUsage:              x509.KeyUsageKeyEncipherment | x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign,
-		BasicConstraintsValid: true,
-		IsCA:                  true,
-	}
-	caDER, err := x509.CreateCertificate(rand.Reader, caTemplate, caTemplate, &caKey.PublicKey, caKey)
-	if err != nil {
-		return nil, nil, err
-	}
-	ca, err := x509.ParseCertificate(caDER)
+	caDER, ca, err := issue(caTmpl, caTmpl, caKey.Public(), caKey)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -189,48 +196,54 @@ func GenerateSelfSignedCertKeyWithOptions(opts SelfSignedCertKeyOptions) ([]byte
 	if err != nil {
 		return nil, nil, err
 	}
-	servingSerial, err := randomSerial()
+	serial, err := randomSerial()
 	if err != nil {
 		return nil, nil, err
 	}
-	servingTemplate := &x509.Certificate{
-		SerialNumber:          servingSerial,
-		Subject:               pkix.Name{CommonName: fmt.Sprintf("%s@%d", opts.Host, time.Now().Unix())},
+	serving := &x509.Certificate{
+		SerialNumber:          serial,
+		Subject:               pkix.Name{CommonName: fmt.Sprintf("%s@%d", host, time.Now().Unix())},
 		NotBefore:             notBefore,
 		NotAfter:              notAfter,
-		KeyUsage:              x509.KeyUsageKeyEncipherment | x509.KeyUsageDigitalSignature,
-		ExtKeyUsage:           []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
 		BasicConstraintsValid: true,
+		KeyUsage:              x509.KeyUsageDigitalSignature | x509.KeyUsageKeyEncipherment,
+		ExtKeyUsage:           []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
 	}
-	if ip := netutils.ParseIPSloppy(opts.Host); ip != nil {
-		servingTemplate.IPAddresses = []net.IP{ip}
+	if ip := netutils.ParseIPSloppy(host); ip != nil {
+		serving.IPAddresses = append(serving.IPAddresses, ip)
 	} else {
-		servingTemplate.DNSNames = []string{opts.Host}
+		serving.DNSNames = append(serving.DNSNames, host)
 	}
-	servingTemplate.IPAddresses = append(servingTemplate.IPAddresses, opts.AlternateIPs...)
-	servingTemplate.DNSNames = append(servingTemplate.DNSNames, opts.AlternateDNS...)
-	servingDER, err := x509.CreateCertificate(rand.Reader, servingTemplate, ca, &servingKey.PublicKey, caKey)
+	serving.IPAddresses = append(serving.IPAddresses, alternateIPs...)
+	serving.DNSNames = append(serving.DNSNames, alternateDNS...)
+	servingDER, _, err := issue(serving, ca, servingKey.Public(), caKey)
 	if err != nil {
 		return nil, nil, err
 	}
 
-	var certPEM bytes.Buffer
+	var chain bytes.Buffer
 	for _, der := range [][]byte{servingDER, caDER} {
-		if err := pem.Encode(&certPEM, &pem.Block{Type: CertificateBlockType, Bytes: der}); err != nil {
+		if err := pem.Encode(&chain, &pem.Block{Type: CertificateBlockType, Bytes: der}); err != nil {
 			return nil, nil, err
 		}
 	}
 	keyPEM := pem.EncodeToMemory(&pem.Block{Type: keyutil.RSAPrivateKeyBlockType, Bytes: x509.MarshalPKCS1PrivateKey(servingKey)})
+	return chain.Bytes(), keyPEM, nil
+}
 
-	if opts.FixtureDirectory != "" {
-		if err := os.WriteFile(certFixture, certPEM.Bytes(), 0o644); err != nil {
-			return nil, nil, fmt.Errorf("failed to write cert fixture to %s: %v", certFixture, err)
-		}
-		if err := os.WriteFile(keyFixture, keyPEM, 0o600); err != nil {
-			return nil, nil, fmt.Errorf("failed to write key fixture to %s: %v", keyFixture, err)
-		}
-	}
-	return certPEM.Bytes(), keyPEM, nil
+// GenerateSelfSignedCertKey returns a PEM serving certificate for host
+// (a DNS name or an IP address) and the alternative names, followed by the
+// PEM certificate of the fresh CA that signed it, and the PEM RSA private
+// key of the serving certificate. It is valid for a year.
+func GenerateSelfSignedCertKey(host string, alternateIPs []net.IP, alternateDNS []string) ([]byte, []byte, error) {
+	return GenerateSelfSignedCertKeyWithOptions(SelfSignedCertKeyOptions{Host: host, AlternateIPs: alternateIPs, AlternateDNS: alternateDNS})
+}
+
+// GenerateSelfSignedCertKeyWithFixtures is GenerateSelfSignedCertKey that
+// reads and saves the pair in fixtureDirectory when it is not empty; see
+// SelfSignedCertKeyOptions.FixtureDirectory.
+func GenerateSelfSignedCertKeyWithFixtures(host string, alternateIPs []net.IP, alternateDNS []string, fixtureDirectory string) ([]byte, []byte, error) {
+	return GenerateSelfSignedCertKeyWithOptions(SelfSignedCertKeyOptions{Host: host, AlternateIPs: alternateIPs, AlternateDNS: alternateDNS, FixtureDirectory: fixtureDirectory})
 }
 
 // randomSerial returns a random certificate serial number in

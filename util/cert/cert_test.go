@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -200,5 +201,39 @@ func TestGenerateSelfSignedCertKeyWithFixtures(t *testing.T) {
 	}
 	if _, _, err := GenerateSelfSignedCertKeyWithFixtures("host.test", ips, dns, dir); err == nil || !strings.Contains(err.Error(), ".key") {
 		t.Errorf("error = %v, want one naming the missing key", err)
+	}
+}
+
+// TestFixtureKeyLeavesMode0600 checks that a generated fixture key is
+// readable by its owner only, also where a world-readable key file was left
+// behind without its certificate: client-go keeps that file's mode.
+func TestFixtureKeyLeavesMode0600(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("file modes are POSIX")
+	}
+	dir := t.TempDir()
+	keyFile := filepath.Join(dir, "host.test__.key")
+	for _, existingMode := range []os.FileMode{0, 0o644} {
+		if existingMode != 0 {
+			if err := os.WriteFile(keyFile, []byte("stale key"), existingMode); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Chmod(keyFile, existingMode); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Remove(filepath.Join(dir, "host.test__.crt")); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, _, err := GenerateSelfSignedCertKeyWithFixtures("host.test", nil, nil, dir); err != nil {
+			t.Fatal(err)
+		}
+		info, err := os.Stat(keyFile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := info.Mode().Perm(); got != 0o600 {
+			t.Errorf("existing mode %v: key fixture mode = %v, want -rw-------", existingMode, got)
+		}
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/kubeclient/client-go/internal/pemfile"
 )
 
 // CanReadCertAndKey reports whether both certPath and keyPath can be
@@ -42,19 +44,18 @@ func WriteCert(certPath string, data []byte) error {
 	return os.WriteFile(certPath, data, 0o644)
 }
 
+// CertsFromFile returns the certificates of the PEM file at file. It fails
+// when the file cannot be read, a certificate does not parse, or there is
+// none.
+func CertsFromFile(file string) ([]*x509.Certificate, error) {
+	return pemfile.Parse(file, "error reading", ParseCertsPEM)
+}
+
 // NewPool returns a pool holding the certificates of the PEM file at
 // filename. It fails when the file cannot be read, a certificate does not
 // parse, or there is none.
 func NewPool(filename string) (*x509.CertPool, error) {
-	data, err := os.ReadFile(filename)
-	if err != nil {
-		return nil, err
-	}
-	pool, err := NewPoolFromBytes(data)
-	if err != nil {
-		return nil, fmt.Errorf("error creating pool from %s: %s", filename, err)
-	}
-	return pool, nil
+	return pemfile.Parse(filename, "error creating pool from", NewPoolFromBytes)
 }
 
 // NewPoolFromBytes returns a pool holding the certificates of pemBlock. It
@@ -69,19 +70,4 @@ func NewPoolFromBytes(pemBlock []byte) (*x509.CertPool, error) {
 		pool.AddCert(c)
 	}
 	return pool, nil
-}
-
-// CertsFromFile returns the certificates of the PEM file at file. It fails
-// when the file cannot be read, a certificate does not parse, or there is
-// none.
-func CertsFromFile(file string) ([]*x509.Certificate, error) {
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return nil, err
-	}
-	certs, err := ParseCertsPEM(data)
-	if err != nil {
-		return nil, fmt.Errorf("error reading %s: %s", file, err)
-	}
-	return certs, nil
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -16,25 +17,26 @@ import (
 // FindFieldsOwners returns the managedFields entries of the given operation
 // whose field set contains every field of fields. Entries whose field set
 // cannot be decoded are skipped.
-func FindFieldsOwners(
-	managedFields []metav1.ManagedFieldsEntry,
-	operation metav1.ManagedFieldsOperationType,
-	fields *fieldpath.Set,
-) []metav1.ManagedFieldsEntry {
-	var owners []metav1.ManagedFieldsEntry
-	for _, entry := range managedFields {
-		if entry.Operation != operation {
-			continue
+func FindFieldsOwners(managedFields []metav1.ManagedFieldsEntry, operation metav1.ManagedFieldsOperationType, fields *fieldpath.Set) []metav1.ManagedFieldsEntry {
+	return keepOnly(managedFields, func(e metav1.ManagedFieldsEntry) bool {
+		if e.Operation != operation {
+			return false
 		}
-		owned, err := decodeFieldSet(entry)
-		if err != nil {
-			continue
-		}
-		if fields.Difference(owned).Empty() {
-			owners = append(owners, entry)
+		owned, err := decodeFieldSet(e)
+		return err == nil && fields.Difference(owned).Empty()
+	})
+}
+
+// keepOnly returns the elements of s for which keep is true, in order; nil
+// when there are none.
+func keepOnly[T any](s []T, keep func(T) bool) []T {
+	var kept []T
+	for _, v := range s {
+		if keep(v) {
+			kept = append(kept, v)
 		}
 	}
-	return owners
+	return kept
 }
 
 // UpgradeManagedFields rewrites the managedFields of obj so that the fields
@@ -51,12 +53,7 @@ func FindFieldsOwners(
 // apply, and may drop ownership of defaulted fields (they are defaulted
 // again). When writing the result back, make sure the managedFields on the
 // server did not change in between (UpgradeManagedFieldsPatch does).
-func UpgradeManagedFields(
-	obj runtime.Object,
-	csaManagerNames sets.Set[string],
-	ssaManagerName string,
-	opts ...Option,
-) error {
+func UpgradeManagedFields(obj runtime.Object, csaManagerNames sets.Set[string], ssaManagerName string, opts ...Option) error {
 	accessor, upgraded, err := upgrade(obj, csaManagerNames, ssaManagerName, opts)
 	if err != nil {
 		return err
@@ -70,12 +67,7 @@ func UpgradeManagedFields(
 // nothing to upgrade. The patch replaces metadata.managedFields and also
 // metadata.resourceVersion with obj's, so that the server rejects it with a
 // conflict if the object changed since obj was read.
-func UpgradeManagedFieldsPatch(
-	obj runtime.Object,
-	csaManagerNames sets.Set[string],
-	ssaManagerName string,
-	opts ...Option,
-) ([]byte, error) {
+func UpgradeManagedFieldsPatch(obj runtime.Object, csaManagerNames sets.Set[string], ssaManagerName string, opts ...Option) ([]byte, error) {
 	accessor, upgraded, err := upgrade(obj, csaManagerNames, ssaManagerName, opts)
 	if err != nil {
 		return nil, err
@@ -127,13 +119,13 @@ func upgradeManager(entries []metav1.ManagedFieldsEntry, csaManager, ssaManager,
 	isCSA := func(e metav1.ManagedFieldsEntry) bool {
 		return e.Manager == csaManager && e.Operation == metav1.ManagedFieldsOperationUpdate && e.Subresource == subresource
 	}
-	target := indexOf(entries, func(e metav1.ManagedFieldsEntry) bool {
+	target := slices.IndexFunc(entries, func(e metav1.ManagedFieldsEntry) bool {
 		return e.Manager == ssaManager && e.Operation == metav1.ManagedFieldsOperationApply && e.Subresource == subresource
 	})
 	if target < 0 {
 		// No Apply entry yet: the most recent client-side apply entry
 		// (entries are sorted newest first) becomes it.
-		target = indexOf(entries, isCSA)
+		target = slices.IndexFunc(entries, isCSA)
 		if target < 0 {
 			return entries, nil
 		}
@@ -146,13 +138,7 @@ func upgradeManager(entries []metav1.ManagedFieldsEntry, csaManager, ssaManager,
 		return nil, err
 	}
 
-	var kept []metav1.ManagedFieldsEntry
-	for _, e := range entries {
-		if !isCSA(e) {
-			kept = append(kept, e)
-		}
-	}
-	return kept, nil
+	return keepOnly(entries, func(e metav1.ManagedFieldsEntry) bool { return !isCSA(e) }), nil
 }
 
 // mergeInto adds the fields of the first entry matching source to the field
@@ -162,7 +148,7 @@ func mergeInto(entries []metav1.ManagedFieldsEntry, target int, source func(meta
 	if err != nil {
 		return fmt.Errorf("failed to convert fields to set: %w", err)
 	}
-	if from := indexOf(entries, source); from >= 0 {
+	if from := slices.IndexFunc(entries, source); from >= 0 {
 		extra, err := decodeFieldSet(entries[from])
 		if err != nil {
 			return fmt.Errorf("failed to convert fields to set: %w", err)
@@ -176,17 +162,6 @@ func mergeInto(entries []metav1.ManagedFieldsEntry, target int, source func(meta
 	// A fresh FieldsV1: the entries share theirs with the caller's object.
 	entries[target].FieldsV1 = &metav1.FieldsV1{Raw: raw}
 	return nil
-}
-
-// indexOf returns the index of the first element of s matching match, or
-// -1.
-func indexOf[T any](s []T, match func(T) bool) int {
-	for i, v := range s {
-		if match(v) {
-			return i
-		}
-	}
-	return -1
 }
 
 // decodeFieldSet decodes the field set of entry; an entry without one owns

@@ -11,6 +11,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/kubeclient/client-go/internal/pemfile"
+	"github.com/kubeclient/client-go/internal/secretfile"
 )
 
 // MakeEllipticPrivateKeyPEM generates a P-256 ECDSA private key and returns
@@ -27,13 +30,15 @@ func MakeEllipticPrivateKeyPEM() ([]byte, error) {
 	return pem.EncodeToMemory(&pem.Block{Type: ECPrivateKeyBlockType, Bytes: der}), nil
 }
 
-// WriteKey writes PEM key data to keyPath with mode 0600, replacing any
-// existing file and creating missing parent directories with mode 0755.
+// WriteKey writes PEM key data to keyPath, replacing any existing content
+// and creating missing parent directories with mode 0755. The file has
+// mode 0600 afterwards even when it existed with a wider mode (client-go
+// leaves an existing file's mode alone).
 func WriteKey(keyPath string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(keyPath), 0o755); err != nil {
 		return err
 	}
-	return os.WriteFile(keyPath, data, 0o600)
+	return secretfile.Write(keyPath, data)
 }
 
 // LoadOrGenerateKeyFile returns the private key stored at keyPath. When
@@ -65,28 +70,12 @@ func LoadOrGenerateKeyFile(keyPath string) (data []byte, wasGenerated bool, err 
 // PrivateKeyFromFile reads the PEM file at file and returns the first
 // private key in it (see ParsePrivateKeyPEM).
 func PrivateKeyFromFile(file string) (interface{}, error) {
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return nil, err
-	}
-	key, err := ParsePrivateKeyPEM(data)
-	if err != nil {
-		return nil, fmt.Errorf("error reading private key file %s: %v", file, err)
-	}
-	return key, nil
+	return pemfile.Parse(file, "error reading private key file", ParsePrivateKeyPEM)
 }
 
 // PublicKeysFromFile reads the PEM file at file and returns the public keys
 // in it, taken from public keys, certificates or private keys (see
 // ParsePublicKeysPEM).
 func PublicKeysFromFile(file string) ([]interface{}, error) {
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return nil, err
-	}
-	keys, err := ParsePublicKeysPEM(data)
-	if err != nil {
-		return nil, fmt.Errorf("error reading public key file %s: %v", file, err)
-	}
-	return keys, nil
+	return pemfile.Parse(file, "error reading public key file", ParsePublicKeysPEM)
 }

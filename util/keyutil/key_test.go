@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -327,5 +328,47 @@ func TestKeysFromFile(t *testing.T) {
 		if err := fn(filepath.Join(dir, "missing")); !os.IsNotExist(err) {
 			t.Errorf("missing file: error %v, want not-exist", err)
 		}
+	}
+}
+
+// TestWriteKeyLeavesMode0600 checks that a written key file is readable by
+// its owner only, also when it existed with a wider mode: client-go keeps
+// an existing file's mode, leaving a 0644 key file world-readable.
+func TestWriteKeyLeavesMode0600(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("file modes are POSIX")
+	}
+	key, err := MakeEllipticPrivateKeyPEM()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, existingMode := range []os.FileMode{0, 0o644, 0o666, 0o640, 0o600} {
+		t.Run(existingMode.String(), func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "dir", "key.pem")
+			if existingMode != 0 {
+				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(path, []byte("old key, longer than nothing"), existingMode); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Chmod(path, existingMode); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := WriteKey(path, key); err != nil {
+				t.Fatal(err)
+			}
+			info, err := os.Stat(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := info.Mode().Perm(); got != 0o600 {
+				t.Errorf("mode after WriteKey = %v, want -rw-------", got)
+			}
+			if got, _ := os.ReadFile(path); string(got) != string(key) {
+				t.Errorf("content = %q, want the key", got)
+			}
+		})
 	}
 }
