@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"strconv"
 	"sync"
 	"testing"
@@ -13,6 +15,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
 	testingclock "k8s.io/utils/clock/testing"
@@ -335,5 +338,51 @@ func TestWatchHealthUsesProviderMetrics(t *testing.T) {
 	h.stalled(r, time.Minute)
 	if h.stalledWatches.Load() != 1 {
 		t.Error("counter not kept without provider metrics")
+	}
+}
+
+// TestReflectorStallOverHTTP: a real watch response whose server sends the
+// headers and then nothing. The reflector gives the stream up after the
+// stall timeout, which also ends the HTTP request, and watches again from
+// where it was; the server's write made meanwhile arrives.
+func TestReflectorStallOverHTTP(t *testing.T) {
+	api := newPodAPIServer(1)
+	srv := httptest.NewServer(api)
+	defer srv.Close()
+	clk := testingclock.NewFakeClock(time.Now())
+	lw := NewListWatchFromClient(podClient(t, srv.URL), "pods", "ns", fields.Everything())
+	store := NewStore(MetaNamespaceKeyFunc)
+	r := NewReflectorWithOptions(ToListWatcherWithWatchListSemantics(lw, unsupportedClient{}), &v1.Pod{}, store, ReflectorOptions{Clock: clk})
+	r.stallTimeout = time.Minute
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go r.RunWithContext(ctx)
+
+	watchQueries := func() []url.Values {
+		api.mu.Lock()
+		defer api.mu.Unlock()
+		var out []url.Values
+		for _, q := range api.requests {
+			if v, _ := url.ParseQuery(q); v.Get("watch") == "true" {
+				out = append(out, v)
+			}
+		}
+		return out
+	}
+	waitUntil(t, "the silent watch", func() bool { return len(watchQueries()) == 1 && clk.HasWaiters() })
+	created := &v1.Pod{TypeMeta: metav1.TypeMeta{Kind: "Pod", APIVersion: "v1"},
+		ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "written-during-stall", ResourceVersion: "101"}}
+	api.mu.Lock()
+	api.events = []metav1.WatchEvent{watchEvent(watch.Added, created)}
+	api.mu.Unlock()
+
+	clk.Step(time.Minute)
+	waitUntil(t, "the write", func() bool { _, ok, _ := store.GetByKey("ns/written-during-stall"); return ok })
+	queries := watchQueries()
+	if len(queries) != 2 || queries[1].Get("resourceVersion") != "100" {
+		t.Errorf("watches %v; want a second one from 100", queries)
+	}
+	if r.health.stalledWatches.Load() != 1 {
+		t.Errorf("stalled watches = %d", r.health.stalledWatches.Load())
 	}
 }
