@@ -158,78 +158,42 @@ func TestEventHandlerFlavours(t *testing.T) {
 	// The filtering handlers: events for objects that pass go through; an
 	// update across the filter becomes an add or a delete.
 	for _, tc := range []struct {
-		name string
-		call func(untyped ResourceEventHandler, typed TypedResourceEventHandler[*v1.Pod])
-		want string
+		name     string
+		event    string // add, update or delete
+		old, obj *v1.Pod
+		want     string
 	}{
-		{"add passing", func(u ResourceEventHandler, ty TypedResourceEventHandler[*v1.Pod]) {
-			if u != nil {
-				u.OnAdd(a, true)
-			} else {
-				ty.OnAdd(a, true)
-			}
-		}, "add a initial=true"},
-		{"add filtered out", func(u ResourceEventHandler, ty TypedResourceEventHandler[*v1.Pod]) {
-			if u != nil {
-				u.OnAdd(b, true)
-			} else {
-				ty.OnAdd(b, true)
-			}
-		}, ""},
-		{"update into the filter", func(u ResourceEventHandler, ty TypedResourceEventHandler[*v1.Pod]) {
-			if u != nil {
-				u.OnUpdate(b, a)
-			} else {
-				ty.OnUpdate(b, a)
-			}
-		}, "add a initial=false"},
-		{"update out of the filter", func(u ResourceEventHandler, ty TypedResourceEventHandler[*v1.Pod]) {
-			if u != nil {
-				u.OnUpdate(a, b)
-			} else {
-				ty.OnUpdate(a, b)
-			}
-		}, "delete a"},
-		{"update within", func(u ResourceEventHandler, ty TypedResourceEventHandler[*v1.Pod]) {
-			if u != nil {
-				u.OnUpdate(a, a)
-			} else {
-				ty.OnUpdate(a, a)
-			}
-		}, "update a->a"},
-		{"update outside", func(u ResourceEventHandler, ty TypedResourceEventHandler[*v1.Pod]) {
-			if u != nil {
-				u.OnUpdate(b, b)
-			} else {
-				ty.OnUpdate(b, b)
-			}
-		}, ""},
-		{"delete passing", func(u ResourceEventHandler, ty TypedResourceEventHandler[*v1.Pod]) {
-			if u != nil {
-				u.OnDelete(a)
-			} else {
-				ty.OnDelete(DeletedObject[*v1.Pod]{OptionalObj: a})
-			}
-		}, "delete a"},
-		{"delete filtered out", func(u ResourceEventHandler, ty TypedResourceEventHandler[*v1.Pod]) {
-			if u != nil {
-				u.OnDelete(b)
-			} else {
-				ty.OnDelete(DeletedObject[*v1.Pod]{OptionalObj: b})
-			}
-		}, ""},
+		{"add passing", "add", nil, a, "add a initial=true"},
+		{"add filtered out", "add", nil, b, ""},
+		{"update into the filter", "update", b, a, "add a initial=false"},
+		{"update out of the filter", "update", a, b, "delete a"},
+		{"update within", "update", a, a, "update a->a"},
+		{"update outside", "update", b, b, ""},
+		{"delete passing", "delete", nil, a, "delete a"},
+		{"delete filtered out", "delete", nil, b, ""},
 	} {
 		for _, typed := range []bool{false, true} {
 			t.Run(fmt.Sprintf("Filtering/%s/typed=%v", tc.name, typed), func(t *testing.T) {
 				r := &callRecorder{}
 				h := build["DetailedFuncs"](r)
-				if typed {
-					tc.call(nil, TypedFilteringResourceEventHandler[*v1.Pod]{FilterFunc: passes, Handler: h.typed})
-				} else {
-					tc.call(FilteringResourceEventHandler{
-						FilterFunc: func(obj interface{}) bool { return passes(obj.(*v1.Pod)) },
-						Handler:    h.untyped,
-					}, nil)
+				untyped := FilteringResourceEventHandler{
+					FilterFunc: func(obj interface{}) bool { return passes(obj.(*v1.Pod)) },
+					Handler:    h.untyped,
+				}
+				typedHandler := TypedFilteringResourceEventHandler[*v1.Pod]{FilterFunc: passes, Handler: h.typed}
+				switch {
+				case tc.event == "add" && typed:
+					typedHandler.OnAdd(tc.obj, true)
+				case tc.event == "add":
+					untyped.OnAdd(tc.obj, true)
+				case tc.event == "update" && typed:
+					typedHandler.OnUpdate(tc.old, tc.obj)
+				case tc.event == "update":
+					untyped.OnUpdate(tc.old, tc.obj)
+				case typed:
+					typedHandler.OnDelete(DeletedObject[*v1.Pod]{OptionalObj: tc.obj})
+				default:
+					untyped.OnDelete(tc.obj)
 				}
 				if got := strings.Join(r.calls, ";"); got != tc.want {
 					t.Errorf("calls %q, want %q", got, tc.want)

@@ -1,6 +1,9 @@
 package cache
 
 import (
+	"context"
+	"fmt"
+	"strconv"
 	"testing"
 	"time"
 
@@ -46,5 +49,65 @@ func TestProcessorListenerSurvivesHandlerPanic(t *testing.T) {
 	case <-l.done:
 	case <-time.After(10 * time.Second):
 		t.Fatal("listener did not stop")
+	}
+}
+
+// TestProcessorListenerDeliversInOrder: notifications queued faster than
+// the handler runs arrive in order, the initial list marks the
+// registration synced only after it was handled, and nothing queued after
+// stop is delivered.
+func TestProcessorListenerDeliversInOrder(t *testing.T) {
+	release, lastDelivered := make(chan struct{}), make(chan struct{})
+	var got []string
+	handler := ResourceEventHandlerDetailedFuncs{
+		AddFunc: func(obj interface{}, initial bool) {
+			<-release
+			got = append(got, fmt.Sprintf("add %s %v", obj.(*v1.Pod).Name, initial))
+		},
+		UpdateFunc: func(_, obj interface{}) { got = append(got, "update "+obj.(*v1.Pod).Name) },
+		DeleteFunc: func(obj interface{}) {
+			got = append(got, "delete "+obj.(*v1.Pod).Name)
+			close(lastDelivered)
+		},
+	}
+	l := newProcessListener(klog.Background(), handler, 0, 0, time.Now(), "test")
+	const n = 3000 // more than the initial buffer
+	l.add(notification{kind: addKind, newObj: pod("ns", "first", "1", nil), initial: true})
+	l.syncTracker.UpstreamHasSynced()
+	for i := range n {
+		l.add(notification{kind: updateKind, oldObj: pod("ns", "x", "1", nil), newObj: pod("ns", strconv.Itoa(i), "1", nil)})
+	}
+	l.add(notification{kind: deleteKind, oldObj: pod("ns", "last", "1", nil)})
+	if l.HasSynced() {
+		t.Fatal("synced before the initial add was handled")
+	}
+	go l.run()
+	close(release)
+	if !WaitFor(context.Background(), "", l.HasSyncedChecker()) {
+		t.Fatal("never synced")
+	}
+	<-lastDelivered
+	l.stop(true)
+	<-l.done
+	l.add(notification{kind: addKind, newObj: pod("ns", "late", "1", nil)})
+	if len(got) != n+2 || got[0] != "add first true" || got[n+1] != "delete last" {
+		t.Fatalf("delivered %d notifications, first %q, last %q", len(got), got[0], got[len(got)-1])
+	}
+	for i := range n {
+		if want := "update " + strconv.Itoa(i); got[i+1] != want {
+			t.Fatalf("notification %d = %q, want %q", i+1, got[i+1], want)
+		}
+	}
+}
+
+// TestProcessorListenerStopBeforeRun: a listener that never ran is done at
+// once when stopped.
+func TestProcessorListenerStopBeforeRun(t *testing.T) {
+	l := newProcessListener(klog.Background(), ResourceEventHandlerFuncs{}, 0, 0, time.Now(), "test")
+	l.stop(false)
+	<-l.done
+	l.add(notification{kind: addKind, newObj: pod("ns", "a", "1", nil)})
+	if len(l.pending) != 0 {
+		t.Errorf("queued after stop: %d", len(l.pending))
 	}
 }
