@@ -71,10 +71,12 @@ func (b *builder) wanted(rel, name string) bool {
 	switch {
 	case strings.HasPrefix(name, "."):
 		return false
-	case !strings.Contains(rel, "/"):
-		return strings.HasSuffix(name, ".go") && !strings.HasSuffix(name, "_test.go") || b.tests && strings.HasSuffix(name, "_test.go")
 	case strings.HasSuffix(name, "_test.go"):
 		return b.tests
+	case !strings.Contains(rel, "/"):
+		// The root's other files (go.mod, go.sum, LICENSE, README.md,
+		// Makefile) are written by run or do not belong to the drop-in.
+		return strings.HasSuffix(name, ".go")
 	}
 	return true
 }
