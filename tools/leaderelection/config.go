@@ -2,7 +2,7 @@ package leaderelection
 
 import (
 	"context"
-	"fmt"
+	"errors"
 	"time"
 
 	"k8s.io/utils/clock"
@@ -75,40 +75,48 @@ type LeaderCallbacks struct {
 
 // NewLeaderElector validates lec and returns an elector for it.
 func NewLeaderElector(lec LeaderElectionConfig) (*LeaderElector, error) {
-	if lec.LeaseDuration <= lec.RenewDeadline {
-		return nil, fmt.Errorf("leaseDuration must be greater than renewDeadline")
+	if err := lec.validate(); err != nil {
+		return nil, err
 	}
-	if lec.RenewDeadline <= time.Duration(JitterFactor*float64(lec.RetryPeriod)) {
-		return nil, fmt.Errorf("renewDeadline must be greater than retryPeriod*JitterFactor")
-	}
-	if lec.LeaseDuration < 1 {
-		return nil, fmt.Errorf("leaseDuration must be greater than zero")
-	}
-	if lec.RenewDeadline < 1 {
-		return nil, fmt.Errorf("renewDeadline must be greater than zero")
-	}
-	if lec.RetryPeriod < 1 {
-		return nil, fmt.Errorf("retryPeriod must be greater than zero")
-	}
-	if lec.Callbacks.OnStartedLeading == nil {
-		return nil, fmt.Errorf("OnStartedLeading callback must not be nil")
-	}
-	if lec.Callbacks.OnStoppedLeading == nil {
-		return nil, fmt.Errorf("OnStoppedLeading callback must not be nil")
-	}
-	if lec.Lock == nil {
-		return nil, fmt.Errorf("Lock must not be nil.")
-	}
-	if lec.Lock.Identity() == "" {
-		return nil, fmt.Errorf("Lock identity is empty")
-	}
-	le := &LeaderElector{
-		config:  lec,
-		clock:   clock.RealClock{},
-		metrics: globalMetricsFactory.newLeaderMetrics(),
-	}
+	le := &LeaderElector{config: lec, clock: clock.RealClock{}}
+	le.metrics = globalMetricsFactory.newLeaderMetrics()
 	le.metrics.leaderOff(lec.Name)
 	return le, nil
+}
+
+// configRule is one requirement on a LeaderElectionConfig and the error
+// that reports it broken.
+type configRule struct {
+	broken func(c *LeaderElectionConfig) bool
+	err    string
+}
+
+// configRules are checked in order; the first broken one is reported. The
+// durations must leave room for renewals (lease > renew deadline > jittered
+// retry period) and be positive; both callbacks and a lock with an
+// identity are required.
+var configRules = []configRule{
+	{func(c *LeaderElectionConfig) bool { return c.LeaseDuration <= c.RenewDeadline }, "leaseDuration must be greater than renewDeadline"},
+	{func(c *LeaderElectionConfig) bool {
+		return c.RenewDeadline <= time.Duration(JitterFactor*float64(c.RetryPeriod))
+	}, "renewDeadline must be greater than retryPeriod*JitterFactor"},
+	{func(c *LeaderElectionConfig) bool { return c.LeaseDuration < 1 }, "leaseDuration must be greater than zero"},
+	{func(c *LeaderElectionConfig) bool { return c.RenewDeadline < 1 }, "renewDeadline must be greater than zero"},
+	{func(c *LeaderElectionConfig) bool { return c.RetryPeriod < 1 }, "retryPeriod must be greater than zero"},
+	{func(c *LeaderElectionConfig) bool { return c.Callbacks.OnStartedLeading == nil }, "OnStartedLeading callback must not be nil"},
+	{func(c *LeaderElectionConfig) bool { return c.Callbacks.OnStoppedLeading == nil }, "OnStoppedLeading callback must not be nil"},
+	{func(c *LeaderElectionConfig) bool { return c.Lock == nil }, "Lock must not be nil."},
+	{func(c *LeaderElectionConfig) bool { return c.Lock.Identity() == "" }, "Lock identity is empty"},
+}
+
+// validate returns the error of the first broken configRule.
+func (c *LeaderElectionConfig) validate() error {
+	for _, rule := range configRules {
+		if rule.broken(c) {
+			return errors.New(rule.err)
+		}
+	}
+	return nil
 }
 
 // RunOrDie validates lec, attaches its WatchDog and runs the elector until

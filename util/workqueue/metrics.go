@@ -126,17 +126,12 @@ func newQueueMetrics[T comparable](p MetricsProvider, name string, c clock.Clock
 	if _, discard := p.(discardProvider); discard {
 		return nil
 	}
-	return &queueMetrics[T]{
-		clock:                   c,
-		depth:                   p.NewDepthMetric(name),
-		adds:                    p.NewAddsMetric(name),
-		latency:                 p.NewLatencyMetric(name),
-		workDuration:            p.NewWorkDurationMetric(name),
-		unfinishedWorkSeconds:   p.NewUnfinishedWorkSecondsMetric(name),
-		longestRunningProcessor: p.NewLongestRunningProcessorSecondsMetric(name),
-		queuedAt:                map[T]time.Time{},
-		startedAt:               map[T]time.Time{},
-	}
+	m := &queueMetrics[T]{clock: c, queuedAt: map[T]time.Time{}, startedAt: map[T]time.Time{}}
+	m.depth, m.adds = p.NewDepthMetric(name), p.NewAddsMetric(name)
+	m.latency, m.workDuration = p.NewLatencyMetric(name), p.NewWorkDurationMetric(name)
+	m.unfinishedWorkSeconds = p.NewUnfinishedWorkSecondsMetric(name)
+	m.longestRunningProcessor = p.NewLongestRunningProcessorSecondsMetric(name)
+	return m
 }
 
 func (m *queueMetrics[T]) added(item T) {

@@ -56,28 +56,32 @@ type failureCounts[T comparable] struct {
 	counts map[T]int
 }
 
-// record counts one more failure and returns the count before it.
-func (f *failureCounts[T]) record(item T) int {
+// locked runs f with the counts, holding f.mu.
+func (f *failureCounts[T]) locked(use func(counts map[T]int)) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.counts == nil {
 		f.counts = make(map[T]int)
 	}
-	n := f.counts[item]
-	f.counts[item] = n + 1
+	use(f.counts)
+}
+
+// record counts one more failure and returns the count before it.
+func (f *failureCounts[T]) record(item T) (before int) {
+	f.locked(func(counts map[T]int) {
+		before = counts[item]
+		counts[item]++
+	})
+	return before
+}
+
+func (f *failureCounts[T]) get(item T) (n int) {
+	f.locked(func(counts map[T]int) { n = counts[item] })
 	return n
 }
 
-func (f *failureCounts[T]) get(item T) int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.counts[item]
-}
-
 func (f *failureCounts[T]) forget(item T) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	delete(f.counts, item)
+	f.locked(func(counts map[T]int) { delete(counts, item) })
 }
 
 // TypedItemExponentialFailureRateLimiter delays an item by

@@ -48,20 +48,12 @@ func NewTypedRateLimitingQueue[T comparable](rateLimiter TypedRateLimiter[T]) Ty
 // configured by config. Callers must call Forget when they are done retrying
 // an item.
 func NewTypedRateLimitingQueueWithConfig[T comparable](rateLimiter TypedRateLimiter[T], config TypedRateLimitingQueueConfig[T]) TypedRateLimitingInterface[T] {
-	if config.Clock == nil {
-		config.Clock = clock.RealClock{}
+	delaying := config.DelayingQueue
+	if delaying == nil {
+		// A nil Clock means the real clock there too.
+		delaying = NewTypedDelayingQueueWithConfig(TypedDelayingQueueConfig[T]{Clock: config.Clock, Name: config.Name, MetricsProvider: config.MetricsProvider})
 	}
-	if config.DelayingQueue == nil {
-		config.DelayingQueue = NewTypedDelayingQueueWithConfig(TypedDelayingQueueConfig[T]{
-			Name:            config.Name,
-			MetricsProvider: config.MetricsProvider,
-			Clock:           config.Clock,
-		})
-	}
-	return &rateLimitingQueue[T]{
-		TypedDelayingInterface: config.DelayingQueue,
-		limiter:                rateLimiter,
-	}
+	return &rateLimitingQueue[T]{TypedDelayingInterface: delaying, limiter: rateLimiter}
 }
 
 // rateLimitingQueue asks limiter how long each AddRateLimited must wait.
