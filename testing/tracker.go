@@ -64,7 +64,7 @@ type tracker struct {
 	scheme  ObjectScheme
 	decoder runtime.Decoder
 
-	mu sync.Mutex // guards resources, every resourceStore and the state of sem
+	mu        sync.Mutex // guards resources, every resourceStore and the state of sem
 	resources map[schema.GroupVersionResource]*resourceStore
 	// sem decides how writes, deletes, lists and watches behave: like
 	// client-go's tracker or like an API server.
