@@ -257,32 +257,12 @@ type SimpleReactor struct {
 	Reaction ReactionFunc
 }
 
-// Handles reports whether the verb and resource of action match.
-func (r *SimpleReactor) Handles(action Action) bool {
-	return (r.Verb == "*" || r.Verb == action.GetVerb()) && resourceMatches(r.Resource, action)
-}
-
-// React calls Reaction.
-func (r *SimpleReactor) React(action Action) (bool, runtime.Object, error) {
-	return r.Reaction(action)
-}
-
 // SimpleWatchReactor handles the watch actions on Resource ("*" for all)
 // by calling Reaction.
 type SimpleWatchReactor struct {
 	Resource string
 
 	Reaction WatchReactionFunc
-}
-
-// Handles reports whether the resource of action matches.
-func (r *SimpleWatchReactor) Handles(action Action) bool {
-	return resourceMatches(r.Resource, action)
-}
-
-// React calls Reaction.
-func (r *SimpleWatchReactor) React(action Action) (bool, watch.Interface, error) {
-	return r.Reaction(action)
 }
 
 // SimpleProxyReactor handles the proxy actions on Resource ("*" for all)
@@ -293,9 +273,26 @@ type SimpleProxyReactor struct {
 	Reaction ProxyReactionFunc
 }
 
+// The three simple reactors select actions the same way, the plain one by
+// verb as well, and answer with their Reaction.
+
+// Handles reports whether the verb and resource of action match.
+func (r *SimpleReactor) Handles(action Action) bool {
+	return (r.Verb == "*" || r.Verb == action.GetVerb()) && resourceMatches(r.Resource, action)
+}
+
 // Handles reports whether the resource of action matches.
-func (r *SimpleProxyReactor) Handles(action Action) bool {
-	return resourceMatches(r.Resource, action)
+func (r *SimpleWatchReactor) Handles(action Action) bool { return resourceMatches(r.Resource, action) }
+
+// Handles reports whether the resource of action matches.
+func (r *SimpleProxyReactor) Handles(action Action) bool { return resourceMatches(r.Resource, action) }
+
+// React calls Reaction.
+func (r *SimpleReactor) React(action Action) (bool, runtime.Object, error) { return r.Reaction(action) }
+
+// React calls Reaction.
+func (r *SimpleWatchReactor) React(action Action) (bool, watch.Interface, error) {
+	return r.Reaction(action)
 }
 
 // React calls Reaction.

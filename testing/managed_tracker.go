@@ -48,7 +48,7 @@ var (
 // their type metadata and managed fields; a write to the status
 // subresource is a write of the whole object, as in client-go.
 func NewFieldManagedObjectTracker(scheme *runtime.Scheme, decoder runtime.Decoder, typeConverter managedfields.TypeConverter) ObjectTracker {
-	return newManagedTracker(scheme, decoder, typeConverter, false)
+	return newManagedTracker(scheme, decoder, typeConverter, newClientGoSemantics())
 }
 
 // NewServerLikeFieldManagedObjectTracker returns a tracker like
@@ -57,12 +57,12 @@ func NewFieldManagedObjectTracker(scheme *runtime.Scheme, decoder runtime.Decode
 // subresource are managed separately: writes and applies to status own
 // and change only status, and those to the main resource leave it alone.
 func NewServerLikeFieldManagedObjectTracker(scheme *runtime.Scheme, decoder runtime.Decoder, typeConverter managedfields.TypeConverter) ObjectTracker {
-	return newManagedTracker(scheme, decoder, typeConverter, true)
+	return newManagedTracker(scheme, decoder, typeConverter, newServerSemantics())
 }
 
-func newManagedTracker(scheme *runtime.Scheme, decoder runtime.Decoder, typeConverter managedfields.TypeConverter, serverLike bool) *managedFieldObjectTracker {
+func newManagedTracker(scheme *runtime.Scheme, decoder runtime.Decoder, typeConverter managedfields.TypeConverter, sem semantics) *managedFieldObjectTracker {
 	return &managedFieldObjectTracker{
-		base:          newTracker(scheme, decoder, serverLike),
+		base:          newTracker(scheme, decoder, sem),
 		scheme:        scheme,
 		typeConverter: typeConverter,
 	}
@@ -162,7 +162,7 @@ func (t *managedFieldObjectTracker) kindFor(gvr schema.GroupVersionResource) (sc
 // "status"). Like the API server's, the main resource's manager ignores
 // status fields and the status manager owns nothing but status.
 func (t *managedFieldObjectTracker) fieldManagerFor(gvk schema.GroupVersionKind, subresource string) (*managedfields.FieldManager, error) {
-	if !t.base.serverLike {
+	if !t.base.sem.splitsStatus() {
 		// One manager for the whole object, status included.
 		return managedfields.NewDefaultFieldManager(
 			t.typeConverter, t.scheme, noDefaulting{}, t.scheme,
@@ -238,7 +238,7 @@ func (t *managedFieldObjectTracker) liveOrNew(gvr schema.GroupVersionResource, g
 }
 
 func (t *managedFieldObjectTracker) trackUpdate(gvr schema.GroupVersionResource, subresource string, obj runtime.Object, ns string, fieldManager string, opts writeOptions) (runtime.Object, error) {
-	if subresource == "status" && !t.base.serverLike {
+	if subresource == "status" && !t.base.sem.splitsStatus() {
 		subresource = ""
 	}
 	gvk, ok := t.kindFor(gvr)
@@ -276,7 +276,7 @@ func (t *managedFieldObjectTracker) trackUpdate(gvr schema.GroupVersionResource,
 }
 
 func (t *managedFieldObjectTracker) trackApply(gvr schema.GroupVersionResource, subresource string, cfg *unstructured.Unstructured, ns string, opts metav1.PatchOptions) (runtime.Object, error) {
-	if subresource == "status" && !t.base.serverLike {
+	if subresource == "status" && !t.base.sem.splitsStatus() {
 		subresource = ""
 	}
 	gvk, ok := t.kindFor(gvr)

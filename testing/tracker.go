@@ -59,40 +59,35 @@ type ObjectScheme interface {
 	runtime.ObjectTyper
 }
 
-// defaultHistoryLimit bounds the events remembered per resource for
-// watches that start at a past resourceVersion.
-const defaultHistoryLimit = 1000
-
 // tracker is the in-memory store behind NewObjectTracker.
 type tracker struct {
 	scheme  ObjectScheme
 	decoder runtime.Decoder
-	now     func() metav1.Time // creation and deletion timestamps
 
-	mu sync.Mutex // guards everything below and every resourceStore
-	// rev is the last resourceVersion handed out. Like etcd's revision it is
-	// shared by all resources; an empty tracker lists at "1".
-	rev          int64
-	resources    map[schema.GroupVersionResource]*resourceStore
-	historyLimit int
-	// serverLike selects the API-server semantics of
-	// NewServerLikeObjectTracker; when false the tracker stores objects
-	// exactly as given, like client-go's.
-	serverLike bool
+	mu        sync.Mutex // guards resources, every resourceStore and the state of sem
+	resources map[schema.GroupVersionResource]*resourceStore
+	// sem decides how writes, deletes, lists and watches behave: like
+	// client-go's tracker or like an API server.
+	sem semantics
 }
 
 // resourceStore holds the objects of one resource with their recent
 // history and the watches open on it.
 type resourceStore struct {
 	objects map[types.NamespacedName]*storedObject
-	// history holds the most recent events, oldest first. Every event with a
-	// revision above compacted is in it.
+	// history holds the most recent events, oldest first, for semantics
+	// that replay them to watches. Every event with a revision above
+	// compacted is in it.
 	history   []storedEvent
 	compacted int64
 	watchers  map[*trackerWatcher]struct{}
-	// rev counts the writes to this resource when the tracker is not
-	// server-like; it starts at 1 and versions lists and watches.
-	rev int64
+}
+
+// broadcast hands ev to the watchers of s.
+func (s *resourceStore) broadcast(ev storedEvent) {
+	for w := range s.watchers {
+		w.offer(ev)
+	}
 }
 
 // storedObject is an object owned by the tracker. obj is never mutated once
@@ -120,7 +115,7 @@ var _ ObjectTracker = &tracker{}
 // documentation). scheme resolves kinds for Add and List; decoder decodes
 // raw list items given to Add.
 func NewObjectTracker(scheme ObjectScheme, decoder runtime.Decoder) ObjectTracker {
-	return newTracker(scheme, decoder, false)
+	return newTracker(scheme, decoder, newClientGoSemantics())
 }
 
 // NewServerLikeObjectTracker returns an ObjectTracker that treats objects
@@ -130,18 +125,15 @@ func NewObjectTracker(scheme ObjectScheme, decoder runtime.Decoder) ObjectTracke
 // replays watches from a resourceVersion (see the package documentation).
 // Its arguments are those of NewObjectTracker.
 func NewServerLikeObjectTracker(scheme ObjectScheme, decoder runtime.Decoder) ObjectTracker {
-	return newTracker(scheme, decoder, true)
+	return newTracker(scheme, decoder, newServerSemantics())
 }
 
-func newTracker(scheme ObjectScheme, decoder runtime.Decoder, serverLike bool) *tracker {
+func newTracker(scheme ObjectScheme, decoder runtime.Decoder, sem semantics) *tracker {
 	return &tracker{
-		scheme:       scheme,
-		decoder:      decoder,
-		now:          func() metav1.Time { return metav1.Now().Rfc3339Copy() },
-		rev:          1,
-		resources:    map[schema.GroupVersionResource]*resourceStore{},
-		historyLimit: defaultHistoryLimit,
-		serverLike:   serverLike,
+		scheme:    scheme,
+		decoder:   decoder,
+		resources: map[schema.GroupVersionResource]*resourceStore{},
+		sem:       sem,
 	}
 }
 
@@ -155,7 +147,6 @@ func (t *tracker) store(gvr schema.GroupVersionResource) *resourceStore {
 		s = &resourceStore{
 			objects:  map[types.NamespacedName]*storedObject{},
 			watchers: map[*trackerWatcher]struct{}{},
-			rev:      1,
 		}
 		t.resources[gvr] = s
 	}
@@ -323,7 +314,7 @@ func (t *tracker) applyMerge(gvr schema.GroupVersionResource, subresource string
 		return nil, err
 	}
 	current, err := t.Get(gvr, ns, cfgMeta.GetName())
-	if apierrors.IsNotFound(err) && subresource == "" && t.serverLike {
+	if apierrors.IsNotFound(err) && subresource == "" && t.sem.createsOnApply() {
 		created, err := t.typedFromUnstructured(patch)
 		if err != nil {
 			return nil, err
@@ -385,10 +376,7 @@ func (t *tracker) List(gvr schema.GroupVersionResource, gvk schema.GroupVersionK
 	if err != nil {
 		return nil, err
 	}
-	if !t.serverLike {
-		// Selectors and pagination are left to the fake clients.
-		o = metav1.ListOptions{}
-	}
+	o = t.sem.listOptions(o)
 	sel, err := newObjectSelector(ns, o)
 	if err != nil {
 		return nil, err
@@ -399,13 +387,7 @@ func (t *tracker) List(gvr schema.GroupVersionResource, gvk schema.GroupVersionK
 	}
 
 	t.mu.Lock()
-	rev := t.rev
-	if !t.serverLike {
-		rev = 1
-		if s, ok := t.resources[gvr]; ok {
-			rev = s.rev
-		}
-	}
+	rev := t.sem.version(t.resources[gvr])
 	var matched []runtime.Object
 	if s, ok := t.resources[gvr]; ok {
 		for _, so := range s.objects {

@@ -2,7 +2,6 @@ package testing
 
 import (
 	"fmt"
-	"math"
 	"reflect"
 	"strconv"
 	"sync"
@@ -42,69 +41,33 @@ import (
 // Writers never wait for a watcher: each one buffers its own events, and
 // Stop may be called any number of times from any goroutine.
 func (t *tracker) Watch(gvr schema.GroupVersionResource, ns string, opts ...metav1.ListOptions) (watch.Interface, error) {
-	o, err := singleOption(opts)
-	if err != nil {
+	if _, err := singleOption(opts); err != nil {
 		return nil, err
 	}
-	if !t.serverLike {
-		return t.watchPlain(gvr, ns, len(opts) > 0, o.ResourceVersion)
-	}
-	sel, err := newObjectSelector(ns, o)
+	plan, err := t.sem.watchPlan(ns, opts)
 	if err != nil {
 		return nil, err
-	}
-	from := int64(-1) // -1: initial state; otherwise replay events after it
-	streaming := o.SendInitialEvents != nil && *o.SendInitialEvents
-	if len(opts) == 0 {
-		from = -2 // nothing but future changes
-	} else if rv := o.ResourceVersion; rv != "" && rv != "0" && !streaming {
-		from, err = strconv.ParseInt(rv, 10, 64)
-		if err != nil || from < 0 {
-			return nil, apierrors.NewBadRequest(fmt.Sprintf("invalid resourceVersion %q: must be a non-negative integer", rv))
-		}
 	}
 
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	s := t.store(gvr)
-	w := newTrackerWatcher(sel)
-	switch {
-	case from == -1:
-		w.enqueueStored(s, math.MinInt64)
-		if streaming && o.AllowWatchBookmarks {
+	w := newTrackerWatcher(plan.sel)
+	switch plan.start {
+	case startWithStored:
+		w.enqueueStored(s, plan.after)
+		if plan.bookmark {
 			w.enqueue(watch.Event{Type: watch.Bookmark, Object: t.initialEventsEnd(gvr, s)})
 		}
-	case from >= 0:
-		if from < s.compacted {
-			return nil, apierrors.NewResourceExpired(fmt.Sprintf("too old resource version: %d (%d)", from, s.compacted+1))
+	case startWithHistory:
+		if plan.after < s.compacted {
+			return nil, apierrors.NewResourceExpired(fmt.Sprintf("too old resource version: %d (%d)", plan.after, s.compacted+1))
 		}
 		for _, ev := range s.history {
-			if ev.rev > from {
+			if ev.rev > plan.after {
 				w.offer(ev)
 			}
 		}
-	}
-	t.start(s, w)
-	return w, nil
-}
-
-// watchPlain is Watch for a tracker that is not server-like; hasOpts
-// tells whether list options were given and rv is their resourceVersion.
-func (t *tracker) watchPlain(gvr schema.GroupVersionResource, ns string, hasOpts bool, rv string) (watch.Interface, error) {
-	var from int64
-	if rv != "" {
-		var err error
-		if from, err = strconv.ParseInt(rv, 10, 64); err != nil {
-			return nil, fmt.Errorf("invalid resourceVersion %q in the list options: it must be an integer: %w", rv, err)
-		}
-	}
-	sel, _ := newObjectSelector(ns, metav1.ListOptions{})
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	s := t.store(gvr)
-	w := newTrackerWatcher(sel)
-	if hasOpts {
-		w.enqueueStored(s, from)
 	}
 	t.start(s, w)
 	return w, nil
@@ -273,7 +236,7 @@ func (t *tracker) initialEventsEnd(gvr schema.GroupVersionResource, s *resourceS
 		obj = u
 	}
 	if m, err := meta.Accessor(obj); err == nil {
-		m.SetResourceVersion(strconv.FormatInt(t.rev, 10))
+		m.SetResourceVersion(strconv.FormatInt(t.sem.version(s), 10))
 		m.SetAnnotations(map[string]string{metav1.InitialEventsAnnotationKey: "true"})
 	}
 	return obj

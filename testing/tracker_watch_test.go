@@ -98,7 +98,7 @@ func TestWatchReplaysEveryChangeInOrder(t *testing.T) {
 
 func TestWatchTooOldResourceVersion(t *testing.T) {
 	tr := newTestTracker(t)
-	tr.historyLimit = 4
+	tr.sem.(*serverSemantics).historyLimit = 4
 	must(t, tr.Create(configMapsGVR, configMap("ns", "x", nil), "ns"))
 	first := rvOf(t, mustGet(t, tr, configMapsGVR, "ns", "x"))
 	for i := 0; i < 10; i++ {
@@ -297,7 +297,7 @@ func TestWatchStreamingList(t *testing.T) {
 				t.Fatalf("got %s %T, want a BOOKMARK %s", ev.Type, ev.Object, tc.wantObj)
 			}
 			m, _ := meta.Accessor(ev.Object)
-			if m.GetAnnotations()[metav1.InitialEventsAnnotationKey] != "true" || m.GetResourceVersion() != strconv.FormatInt(tr.rev, 10) {
+			if m.GetAnnotations()[metav1.InitialEventsAnnotationKey] != "true" || m.GetResourceVersion() != strconv.FormatInt(tr.sem.version(nil), 10) {
 				t.Errorf("bookmark metadata = %+v", m)
 			}
 		})

@@ -4,7 +4,6 @@ import (
 	"crypto/rand"
 	"fmt"
 	"reflect"
-	"strconv"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/api/equality"
@@ -15,7 +14,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	utilrand "k8s.io/apimachinery/pkg/util/rand"
-	"k8s.io/apimachinery/pkg/watch"
 )
 
 // writeMode selects the server semantics of a write.
@@ -46,9 +44,11 @@ const (
 	maxGenerateNamePrefix = 63 - generatedSuffixLen
 )
 
-// write stores obj under gvr in namespace ns with the semantics of mode and
-// returns a copy of what was stored (for a dry run, of what would have
-// been). subresource "status" restricts an update to the status.
+// write checks obj and hands it, copied and with the namespace of the
+// request, to the tracker's semantics to store under gvr with the meaning
+// of mode. It returns a copy of what was stored (for a dry run, of what
+// would have been); subresource "status" restricts an update to the status
+// where the semantics split it off.
 func (t *tracker) write(gvr schema.GroupVersionResource, subresource string, obj runtime.Object, ns string, mode writeMode, opts writeOptions) (runtime.Object, error) {
 	if obj == nil || (reflect.ValueOf(obj).Kind() == reflect.Pointer && reflect.ValueOf(obj).IsNil()) {
 		return nil, apierrors.NewBadRequest("no object was given")
@@ -68,136 +68,7 @@ func (t *tracker) write(gvr schema.GroupVersionResource, subresource string, obj
 
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	s := t.store(gvr)
-	if !t.serverLike {
-		return t.writePlain(s, gr, subresource, obj, objMeta, mode)
-	}
-
-	if mode == writeCreate && objMeta.GetName() == "" && objMeta.GetGenerateName() != "" {
-		objMeta.SetName(t.generateName(s, ns, objMeta.GetGenerateName()))
-	}
-	key := types.NamespacedName{Namespace: ns, Name: objMeta.GetName()}
-	current, exists := s.objects[key]
-
-	switch mode {
-	case writeAdd:
-		if exists {
-			return nil, apierrors.NewAlreadyExists(gr, key.Name)
-		}
-		// A fixture keeps its own metadata; only make sure later writes get
-		// higher versions than a numeric resourceVersion it carries.
-		if rv, err := strconv.ParseInt(objMeta.GetResourceVersion(), 10, 64); err == nil && rv > t.rev {
-			t.rev = rv
-		}
-		t.rev++
-		s.objects[key] = &storedObject{obj: obj, rev: t.rev}
-		t.emit(s, storedEvent{rev: t.rev, typ: watch.Added, obj: obj})
-		return obj.DeepCopyObject(), nil
-
-	case writeCreate:
-		if exists {
-			return nil, apierrors.NewAlreadyExists(gr, key.Name)
-		}
-		if objMeta.GetUID() == "" {
-			objMeta.SetUID(newUID())
-		}
-		if ts := objMeta.GetCreationTimestamp(); ts.IsZero() {
-			objMeta.SetCreationTimestamp(t.now())
-		}
-		if objMeta.GetGeneration() == 0 {
-			objMeta.SetGeneration(1)
-		}
-		if opts.isDryRun() {
-			objMeta.SetResourceVersion("")
-			return obj, nil
-		}
-		t.rev++
-		objMeta.SetResourceVersion(strconv.FormatInt(t.rev, 10))
-		s.objects[key] = &storedObject{obj: obj, rev: t.rev}
-		t.emit(s, storedEvent{rev: t.rev, typ: watch.Added, obj: obj})
-		return obj.DeepCopyObject(), nil
-	}
-
-	// writeUpdate
-	if !exists {
-		return nil, apierrors.NewNotFound(gr, key.Name)
-	}
-	if subresource != "" && reflect.TypeOf(obj) != reflect.TypeOf(current.obj) {
-		// A subresource of another type (a Scale, an Eviction...) is not
-		// stored in place of the object; hand it back as the answer.
-		return obj, nil
-	}
-	oldMeta, err := meta.Accessor(current.obj)
-	if err != nil {
-		return nil, err
-	}
-	if err := checkWritePreconditions(gr, key.Name, oldMeta, objMeta); err != nil {
-		return nil, err
-	}
-	if subresource == "status" {
-		obj, err = withStatusOf(current.obj, obj)
-		if err != nil {
-			return nil, err
-		}
-		objMeta, _ = meta.Accessor(obj)
-	}
-	carryServerMetadata(oldMeta, objMeta)
-	changed, err := specChanged(current.obj, obj)
-	if err != nil {
-		return nil, err
-	}
-	if changed {
-		objMeta.SetGeneration(max(oldMeta.GetGeneration(), 1) + 1)
-	} else {
-		objMeta.SetGeneration(oldMeta.GetGeneration())
-	}
-	objMeta.SetResourceVersion(oldMeta.GetResourceVersion())
-
-	finalized := oldMeta.GetDeletionTimestamp() != nil && len(objMeta.GetFinalizers()) == 0
-	if !finalized && equality.Semantic.DeepEqual(obj, current.obj) {
-		// Nothing changed: like the API server, do not write at all.
-		return obj, nil
-	}
-	if opts.isDryRun() {
-		return obj, nil
-	}
-	t.rev++
-	objMeta.SetResourceVersion(strconv.FormatInt(t.rev, 10))
-	if finalized {
-		delete(s.objects, key)
-		t.emit(s, storedEvent{rev: t.rev, typ: watch.Deleted, obj: obj, prev: current.obj})
-		return obj.DeepCopyObject(), nil
-	}
-	s.objects[key] = &storedObject{obj: obj, rev: t.rev}
-	t.emit(s, storedEvent{rev: t.rev, typ: watch.Modified, obj: obj, prev: current.obj})
-	return obj.DeepCopyObject(), nil
-}
-
-// writePlain is write for a tracker that is not server-like: obj is stored
-// exactly as given and the resource's write counter goes up. Only the
-// existence of the object is checked; dry-run is not honoured. Called with
-// t.mu held.
-func (t *tracker) writePlain(s *resourceStore, gr schema.GroupResource, subresource string, obj runtime.Object, objMeta metav1.Object, mode writeMode) (runtime.Object, error) {
-	key := types.NamespacedName{Namespace: objMeta.GetNamespace(), Name: objMeta.GetName()}
-	current, exists := s.objects[key]
-	ev := storedEvent{typ: watch.Added, obj: obj}
-	if mode == writeUpdate {
-		if !exists {
-			return nil, apierrors.NewNotFound(gr, key.Name)
-		}
-		if subresource != "" && reflect.TypeOf(obj) != reflect.TypeOf(current.obj) {
-			// As in write: another type is the subresource's answer.
-			return obj, nil
-		}
-		ev.typ, ev.prev = watch.Modified, current.obj
-	} else if exists {
-		return nil, apierrors.NewAlreadyExists(gr, key.Name)
-	}
-	s.rev++
-	ev.rev = s.rev
-	s.objects[key] = &storedObject{obj: obj, rev: s.rev}
-	t.emit(s, ev)
-	return obj.DeepCopyObject(), nil
+	return t.sem.write(t.store(gvr), writeRequest{gr: gr, subresource: subresource, obj: obj, objMeta: objMeta, mode: mode, opts: opts})
 }
 
 // deleteObject deletes, or for an object with finalizers marks for
@@ -215,55 +86,7 @@ func (t *tracker) deleteObject(gvr schema.GroupVersionResource, ns, name string,
 	if !ok {
 		return nil, apierrors.NewNotFound(gr, name)
 	}
-	if !t.serverLike {
-		// Gone at once, whatever the finalizers, preconditions or dry-run.
-		delete(s.objects, key)
-		t.emit(s, storedEvent{rev: s.rev, typ: watch.Deleted, obj: current.obj, prev: current.obj})
-		return current.obj.DeepCopyObject(), nil
-	}
-	m, err := meta.Accessor(current.obj)
-	if err != nil {
-		return nil, err
-	}
-	if p := opts.Preconditions; p != nil {
-		if p.UID != nil && *p.UID != m.GetUID() {
-			return nil, apierrors.NewConflict(gr, name, fmt.Errorf("Precondition failed: UID in precondition: %v, UID in object meta: %v", *p.UID, m.GetUID()))
-		}
-		if p.ResourceVersion != nil && *p.ResourceVersion != m.GetResourceVersion() {
-			return nil, apierrors.NewConflict(gr, name, fmt.Errorf("Precondition failed: ResourceVersion in precondition: %v, ResourceVersion in object meta: %v", *p.ResourceVersion, m.GetResourceVersion()))
-		}
-	}
-	obj := current.obj.DeepCopyObject()
-	objMeta, _ := meta.Accessor(obj)
-
-	if len(m.GetFinalizers()) > 0 {
-		if m.GetDeletionTimestamp() != nil {
-			// Already terminating: nothing more to do until the
-			// finalizers are gone.
-			return obj, nil
-		}
-		ts := t.now()
-		var grace int64
-		objMeta.SetDeletionTimestamp(&ts)
-		objMeta.SetDeletionGracePeriodSeconds(&grace)
-		if len(opts.DryRun) > 0 {
-			return obj, nil
-		}
-		t.rev++
-		objMeta.SetResourceVersion(strconv.FormatInt(t.rev, 10))
-		s.objects[key] = &storedObject{obj: obj, rev: t.rev}
-		t.emit(s, storedEvent{rev: t.rev, typ: watch.Modified, obj: obj, prev: current.obj})
-		return obj.DeepCopyObject(), nil
-	}
-	if len(opts.DryRun) > 0 {
-		return obj, nil
-	}
-	t.rev++
-	delete(s.objects, key)
-	// The DELETED event carries the last state at the deletion's revision.
-	objMeta.SetResourceVersion(strconv.FormatInt(t.rev, 10))
-	t.emit(s, storedEvent{rev: t.rev, typ: watch.Deleted, obj: obj, prev: current.obj})
-	return obj.DeepCopyObject(), nil
+	return t.sem.remove(s, key, current, gr, opts)
 }
 
 // checkWritePreconditions rejects an update whose resourceVersion or uid
@@ -296,9 +119,9 @@ func carryServerMetadata(old, updated metav1.Object) {
 	}
 }
 
-// generateName returns prefix plus a random suffix not used in ns yet.
-// Called with t.mu held.
-func (t *tracker) generateName(s *resourceStore, ns, prefix string) string {
+// generateName returns prefix plus a random suffix not used in ns of s yet.
+// Called with the tracker's lock held.
+func generateName(s *resourceStore, ns, prefix string) string {
 	if len(prefix) > maxGenerateNamePrefix {
 		prefix = prefix[:maxGenerateNamePrefix]
 	}
@@ -423,28 +246,4 @@ func withStatusOf(stored, updated runtime.Object) (runtime.Object, error) {
 	outMeta.SetResourceVersion(inMeta.GetResourceVersion())
 	outMeta.SetManagedFields(inMeta.GetManagedFields())
 	return out, nil
-}
-
-// emit records ev in the history of s (when server-like) and hands it to
-// the watchers of s.
-// Called with t.mu held.
-func (t *tracker) emit(s *resourceStore, ev storedEvent) {
-	if !t.serverLike {
-		// Watches never replay: no history to keep.
-		for w := range s.watchers {
-			w.offer(ev)
-		}
-		return
-	}
-	s.history = append(s.history, ev)
-	// Trim in batches so that a long run of writes copies the history
-	// only now and then.
-	if len(s.history) > t.historyLimit+t.historyLimit/4 {
-		over := len(s.history) - t.historyLimit
-		s.compacted = s.history[over-1].rev
-		s.history = append([]storedEvent(nil), s.history[over:]...)
-	}
-	for w := range s.watchers {
-		w.offer(ev)
-	}
 }
