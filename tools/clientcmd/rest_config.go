@@ -44,19 +44,13 @@ func (config *DirectClientConfig) ClientConfig() (*restclient.Config, error) {
 		}
 		out.Proxy = http.ProxyURL(proxy)
 	}
-	if config.overrides != nil && len(config.overrides.Timeout) > 0 {
-		timeout, err := ParseTimeout(config.overrides.Timeout)
-		if err != nil {
+	if o := config.overrides; o != nil && o.Timeout != "" {
+		var err error
+		if out.Timeout, err = ParseTimeout(o.Timeout); err != nil {
 			return nil, err
 		}
-		out.Timeout = timeout
 	}
-	// A server URL with a path keeps the path but loses query and fragment.
-	if u, err := url.ParseRequestURI(out.Host); err == nil && u.Opaque == "" && len(u.Path) > 1 {
-		u.RawQuery = ""
-		u.Fragment = ""
-		out.Host = u.String()
-	}
+	out.Host = withoutQueryAndFragment(out.Host)
 	if len(authInfo.Impersonate) > 0 {
 		out.Impersonate = impersonationOf(authInfo)
 	}
@@ -74,6 +68,17 @@ func (config *DirectClientConfig) ClientConfig() (*restclient.Config, error) {
 		applyServerIdentity(out, cluster)
 	}
 	return out, nil
+}
+
+// withoutQueryAndFragment drops the query and fragment of a server URL that
+// has a path; any other server is returned as is.
+func withoutQueryAndFragment(server string) string {
+	u, err := url.ParseRequestURI(server)
+	if err != nil || u.Opaque != "" || len(u.Path) <= 1 {
+		return server
+	}
+	u.RawQuery, u.Fragment = "", ""
+	return u.String()
 }
 
 // impersonationOf returns the impersonation settings of authInfo.
@@ -162,37 +167,29 @@ func applyUserIdentity(out, user *restclient.Config) {
 // it prompts for a username and password, remembering the answer; prompted
 // values fill only what the config left empty.
 func (config *DirectClientConfig) userIdentity(authInfo clientcmdapi.AuthInfo, fallbackReader io.Reader, persister restclient.AuthProviderConfigPersister, cluster clientcmdapi.Cluster) (*restclient.Config, error) {
-	user := &restclient.Config{}
-	switch {
-	case len(authInfo.Token) > 0:
-		user.BearerToken = authInfo.Token
-		user.BearerTokenFile = authInfo.TokenFile
-	case len(authInfo.TokenFile) > 0:
-		token, err := os.ReadFile(authInfo.TokenFile)
-		if err != nil {
-			return nil, err
-		}
-		user.BearerToken = string(token)
-		user.BearerTokenFile = authInfo.TokenFile
+	token, tokenFile, err := bearerTokenOf(authInfo)
+	if err != nil {
+		return nil, err
 	}
-	if len(authInfo.Impersonate) > 0 {
+	user := &restclient.Config{BearerToken: token, BearerTokenFile: tokenFile}
+	if authInfo.Impersonate != "" {
 		user.Impersonate = impersonationOf(authInfo)
 	}
-	if len(authInfo.ClientCertificate) > 0 || len(authInfo.ClientCertificateData) > 0 {
-		user.CertFile = authInfo.ClientCertificate
-		user.CertData = authInfo.ClientCertificateData
-		user.KeyFile = authInfo.ClientKey
-		user.KeyData = authInfo.ClientKeyData
+	if authInfo.ClientCertificate != "" || len(authInfo.ClientCertificateData) != 0 {
+		user.TLSClientConfig = restclient.TLSClientConfig{
+			CertFile: authInfo.ClientCertificate, CertData: authInfo.ClientCertificateData,
+			KeyFile: authInfo.ClientKey, KeyData: authInfo.ClientKeyData,
+		}
 	}
-	if len(authInfo.Username) > 0 || len(authInfo.Password) > 0 {
-		user.Username = authInfo.Username
-		user.Password = authInfo.Password
+	if authInfo.Username != "" || authInfo.Password != "" {
+		user.Username, user.Password = authInfo.Username, authInfo.Password
 	}
-	if authInfo.AuthProvider != nil {
-		user.AuthProvider = authInfo.AuthProvider
-		user.AuthConfigPersister = persister
+	if provider := authInfo.AuthProvider; provider != nil {
+		user.AuthProvider, user.AuthConfigPersister = provider, persister
 	}
 	if authInfo.Exec != nil {
+		// The plugin gets the cluster's exec extension as its config; its
+		// install hint is shown on a terminal, so it must not drive it.
 		exec := *authInfo.Exec
 		exec.InstallHint = escapeTerminalControls(exec.InstallHint)
 		exec.Config = cluster.Extensions[execClusterExtensionKey]
@@ -216,6 +213,23 @@ func (config *DirectClientConfig) userIdentity(authInfo clientcmdapi.AuthInfo, f
 	config.prompted.username = combined.Username
 	config.prompted.password = combined.Password
 	return combined, nil
+}
+
+// bearerTokenOf returns the bearer token of authInfo: Token when set, else
+// the content of TokenFile, read now. The file name is returned along so
+// that the transport re-reads it.
+func bearerTokenOf(authInfo clientcmdapi.AuthInfo) (token, tokenFile string, err error) {
+	switch {
+	case authInfo.Token != "":
+		return authInfo.Token, authInfo.TokenFile, nil
+	case authInfo.TokenFile != "":
+		data, err := os.ReadFile(authInfo.TokenFile)
+		if err != nil {
+			return "", "", err
+		}
+		return string(data), authInfo.TokenFile, nil
+	}
+	return "", "", nil
 }
 
 // userIdentityFromInfo converts the credential fields of a tools/auth Info.

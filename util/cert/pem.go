@@ -7,15 +7,6 @@ import (
 	"errors"
 )
 
-// PEM block types of certificates.
-const (
-	// CertificateBlockType is the PEM type of an X.509 certificate.
-	CertificateBlockType = "CERTIFICATE"
-	// CertificateRequestBlockType is the PEM type of a PKCS #10 certificate
-	// signing request.
-	CertificateRequestBlockType = "CERTIFICATE REQUEST"
-)
-
 // ParseCertsPEM returns the certificates in the "CERTIFICATE" blocks of
 // pemCerts, in order. Other blocks, and blocks with headers, are skipped.
 // It fails when a certificate does not parse (returning those parsed
@@ -42,6 +33,15 @@ func ParseCertsPEM(pemCerts []byte) ([]*x509.Certificate, error) {
 	}
 	return certs, nil
 }
+
+// PEM block types of certificates.
+const (
+	// CertificateBlockType is the PEM type of an X.509 certificate.
+	CertificateBlockType = "CERTIFICATE"
+	// CertificateRequestBlockType is the PEM type of a PKCS #10 certificate
+	// signing request.
+	CertificateRequestBlockType = "CERTIFICATE REQUEST"
+)
 
 // EncodeCertificates returns certs as consecutive "CERTIFICATE" PEM blocks.
 func EncodeCertificates(certs ...*x509.Certificate) ([]byte, error) {

@@ -2,15 +2,21 @@ package api
 
 import (
 	"fmt"
+
+	"github.com/kubeclient/client-go/internal/redact"
 )
 
-const redactedMarker = "--- REDACTED ---"
+const redactedMarker = redact.Marker
 
 var (
 	_ fmt.Stringer   = AuthProviderConfig{}
 	_ fmt.GoStringer = AuthProviderConfig{}
 	_ fmt.Stringer   = ExecConfig{}
 	_ fmt.GoStringer = ExecConfig{}
+
+	_ fmt.Formatter = AuthInfo{}
+	_ fmt.Formatter = AuthProviderConfig{}
+	_ fmt.Formatter = ExecConfig{}
 )
 
 // String prints the provider name but hides its settings, which often hold
@@ -47,3 +53,30 @@ func (c ExecConfig) String() string {
 
 // GoString is String, so %#v hides the secrets as well.
 func (c ExecConfig) GoString() string { return c.String() }
+
+// Format prints the AuthInfo with its token, password and client key data
+// replaced by "--- REDACTED ---" (empty ones stay empty), for every verb and
+// for the value and a pointer alike; the auth-provider settings and the exec
+// arguments and environment print redacted as their own types do. client-go
+// prints an AuthInfo's secrets in clear text. Serializing a Config (Write,
+// WriteToFile) still writes them.
+func (a AuthInfo) Format(state fmt.State, verb rune) {
+	type authInfo AuthInfo // the fields without the methods
+	fields := authInfo(a)
+	fields.Token = redact.String(fields.Token)
+	fields.Password = redact.String(fields.Password)
+	fields.ClientKeyData = redact.Bytes(fields.ClientKeyData)
+	redact.Fields(state, verb, fields, "api.AuthInfo")
+}
+
+// Format prints String for every verb but %#v, which prints GoString, so
+// that no verb reaches the settings.
+func (c AuthProviderConfig) Format(state fmt.State, verb rune) {
+	redact.Stringers(state, verb, c.String(), c.GoString())
+}
+
+// Format prints String for every verb but %#v, which prints GoString, so
+// that no verb reaches the arguments, environment or config.
+func (c ExecConfig) Format(state fmt.State, verb rune) {
+	redact.Stringers(state, verb, c.String(), c.GoString())
+}

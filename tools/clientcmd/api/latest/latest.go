@@ -23,27 +23,26 @@ var ExternalVersion = schema.GroupVersion{Group: "", Version: "v1"}
 // Versions lists the readable kubeconfig versions, oldest first.
 var Versions = []string{"v1"}
 
-var (
-	// Codec decodes kubeconfig bytes (YAML or JSON) into *api.Config and
-	// encodes *api.Config as v1 YAML.
-	Codec runtime.Codec
-	// Scheme knows the internal and v1 kubeconfig types and the
-	// conversions and defaults between them.
-	Scheme *runtime.Scheme
-)
+// Scheme knows the internal and v1 kubeconfig types and the conversions
+// and defaults between them.
+var Scheme = newScheme()
 
-func init() {
-	Scheme = runtime.NewScheme()
-	utilruntime.Must(api.AddToScheme(Scheme))
-	utilruntime.Must(v1.AddToScheme(Scheme))
+// Codec decodes kubeconfig bytes (YAML or JSON) into *api.Config and encodes
+// *api.Config as v1 YAML.
+var Codec runtime.Codec = yamlCodec(Scheme)
 
-	// The YAML serializer also reads JSON, since JSON is a subset of YAML.
-	yamlSerializer := json.NewSerializerWithOptions(json.DefaultMetaFactory, Scheme, Scheme, json.SerializerOptions{Yaml: true})
-	Codec = versioning.NewDefaultingCodecForScheme(
-		Scheme,
-		yamlSerializer,
-		yamlSerializer,
-		schema.GroupVersion{Version: Version},
-		runtime.InternalGroupVersioner,
-	)
+func newScheme() *runtime.Scheme {
+	scheme := runtime.NewScheme()
+	for _, addToScheme := range []func(*runtime.Scheme) error{api.AddToScheme, v1.AddToScheme} {
+		utilruntime.Must(addToScheme(scheme))
+	}
+	return scheme
+}
+
+// yamlCodec writes v1 YAML and reads YAML or JSON (a subset of YAML) of any
+// version scheme knows, decoding to the internal version with defaults
+// applied.
+func yamlCodec(scheme *runtime.Scheme) runtime.Codec {
+	serializer := json.NewSerializerWithOptions(json.DefaultMetaFactory, scheme, scheme, json.SerializerOptions{Yaml: true})
+	return versioning.NewDefaultingCodecForScheme(scheme, serializer, serializer, ExternalVersion, runtime.InternalGroupVersioner)
 }

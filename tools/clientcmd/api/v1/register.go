@@ -9,18 +9,12 @@ import (
 // ("apiVersion: v1"); the group is empty.
 var SchemeGroupVersion = schema.GroupVersion{Group: "", Version: "v1"}
 
-var (
-	// SchemeBuilder collects the functions that register the v1 kubeconfig
-	// types, their conversions and their defaults.
-	SchemeBuilder      runtime.SchemeBuilder
-	localSchemeBuilder = &SchemeBuilder
-	// AddToScheme registers the v1 kubeconfig types with a scheme.
-	AddToScheme = localSchemeBuilder.AddToScheme
-)
+// SchemeBuilder collects the functions that register the v1 kubeconfig
+// types, their conversions and their defaults.
+var SchemeBuilder = runtime.NewSchemeBuilder(addKnownTypes, RegisterConversions, RegisterDefaults)
 
-func init() {
-	localSchemeBuilder.Register(addKnownTypes, RegisterConversions, RegisterDefaults)
-}
+// AddToScheme registers the v1 kubeconfig types with a scheme.
+var AddToScheme = SchemeBuilder.AddToScheme
 
 func addKnownTypes(scheme *runtime.Scheme) error {
 	scheme.AddKnownTypeWithName(SchemeGroupVersion.WithKind("Config"), &Config{})
