@@ -6,6 +6,10 @@ import (
 	"strconv"
 )
 
+// KubeconfigContext is the name of the context (and of the cluster) in
+// Env.KubeconfigPath.
+const KubeconfigContext = "testenv"
+
 // writeKubeconfig writes a kubeconfig with one cluster, one user
 // authenticating with a bearer token, and a current context joining them.
 func writeKubeconfig(path, host, caFile, user, token string) error {

@@ -8,6 +8,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
 	"github.com/kubeclient/client-go/test/integration/framework"
+	"github.com/kubeclient/client-go/testenv"
 	"github.com/kubeclient/client-go/tools/clientcmd"
 )
 
@@ -92,7 +93,7 @@ func TestKubeconfig(t *testing.T) {
 
 	// Through the loading rules and an explicit context override.
 	rules := &clientcmd.ClientConfigLoadingRules{ExplicitPath: controlPlane.KubeconfigPath}
-	overrides := &clientcmd.ConfigOverrides{CurrentContext: "integration"}
+	overrides := &clientcmd.ConfigOverrides{CurrentContext: testenv.KubeconfigContext}
 	cfg, err = clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, overrides).ClientConfig()
 	if err != nil {
 		t.Fatalf("deferred loading: %v", err)

@@ -9,11 +9,23 @@ import (
 
 	"github.com/kubeclient/client-go/kubernetes"
 	"github.com/kubeclient/client-go/test/integration/framework"
+	"github.com/kubeclient/client-go/testenv"
 )
 
 var controlPlane *framework.ControlPlane
 
-func TestMain(m *testing.M) { framework.RunMain(m, &controlPlane) }
+// TestMain starts the control plane without the deployment controller:
+// the tests write Deployment status themselves, which the controller would
+// overwrite (and make their updates conflict).
+func TestMain(m *testing.M) {
+	var controllers []string
+	for _, c := range testenv.DefaultControllers {
+		if c != "deployment-controller" {
+			controllers = append(controllers, c)
+		}
+	}
+	framework.RunMainWithOptions(m, &controlPlane, testenv.Options{Controllers: controllers})
+}
 
 func newClientset(t *testing.T) *kubernetes.Clientset {
 	t.Helper()

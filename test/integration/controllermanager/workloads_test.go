@@ -15,12 +15,13 @@ import (
 	"github.com/kubeclient/client-go/kubernetes"
 )
 
-func podTemplate(labels map[string]string) corev1.PodTemplateSpec {
+// podTemplate is a Pod template no kubelet will ever run (there is none).
+func podTemplate(labels map[string]string, restart corev1.RestartPolicy) corev1.PodTemplateSpec {
 	return corev1.PodTemplateSpec{
 		ObjectMeta: metav1.ObjectMeta{Labels: labels},
 		Spec: corev1.PodSpec{
 			Containers:    []corev1.Container{{Name: "app", Image: "registry.invalid/app:1"}},
-			RestartPolicy: corev1.RestartPolicyNever,
+			RestartPolicy: restart,
 		},
 	}
 }
@@ -55,7 +56,7 @@ func TestDeploymentRollsOutReplicaSet(t *testing.T) {
 		Spec: appsv1.DeploymentSpec{
 			Replicas: &replicas,
 			Selector: &metav1.LabelSelector{MatchLabels: labels},
-			Template: podTemplate(labels),
+			Template: podTemplate(labels, corev1.RestartPolicyAlways),
 		},
 	}, metav1.CreateOptions{})
 	if err != nil {
@@ -114,7 +115,7 @@ func TestJobCreatesPod(t *testing.T) {
 	ctx := context.Background()
 	job, err := cs.BatchV1().Jobs(ns).Create(ctx, &batchv1.Job{
 		ObjectMeta: metav1.ObjectMeta{Name: "once"},
-		Spec:       batchv1.JobSpec{Template: podTemplate(nil)},
+		Spec:       batchv1.JobSpec{Template: podTemplate(nil, corev1.RestartPolicyNever)},
 	}, metav1.CreateOptions{})
 	if err != nil {
 		t.Fatal(err)
