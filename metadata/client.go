@@ -1,9 +1,11 @@
 package metadata
 
 import (
+	"cmp"
 	"net/http"
 
 	metainternalversionscheme "k8s.io/apimachinery/pkg/apis/meta/internalversion/scheme"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/kubeclient/client-go/internal/resourceclient"
@@ -27,12 +29,9 @@ var _ Interface = &Client{}
 // default user agent when none is set.
 func ConfigFor(inConfig *rest.Config) *rest.Config {
 	config := rest.CopyConfig(inConfig)
-	config.AcceptContentTypes = "application/vnd.kubernetes.protobuf,application/json"
-	config.ContentType = "application/vnd.kubernetes.protobuf"
+	config.UserAgent = cmp.Or(config.UserAgent, rest.DefaultKubernetesUserAgent())
 	config.NegotiatedSerializer = metainternalversionscheme.Codecs.WithoutConversion()
-	if config.UserAgent == "" {
-		config.UserAgent = rest.DefaultKubernetesUserAgent()
-	}
+	config.ContentType, config.AcceptContentTypes = runtime.ContentTypeProtobuf, runtime.ContentTypeProtobuf+","+runtime.ContentTypeJSON
 	return config
 }
 

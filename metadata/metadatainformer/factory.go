@@ -12,20 +12,6 @@ import (
 	"github.com/kubeclient/client-go/tools/cache"
 )
 
-// SharedInformerOption configures a factory made by
-// NewSharedInformerFactoryWithOptions.
-type SharedInformerOption func(*metadataSharedInformerFactory) *metadataSharedInformerFactory
-
-// WithTransform makes every informer of the factory pass the objects it
-// receives through transform before caching them (see
-// cache.SharedInformer.SetTransform).
-func WithTransform(transform cache.TransformFunc) SharedInformerOption {
-	return func(f *metadataSharedInformerFactory) *metadataSharedInformerFactory {
-		f.transform = transform
-		return f
-	}
-}
-
 // NewSharedInformerFactory returns a factory whose informers watch all
 // namespaces and resync their handlers every defaultResync (never when
 // zero).
@@ -48,6 +34,20 @@ func NewSharedInformerFactoryWithOptions(client metadata.Interface, defaultResyn
 		f = option(f)
 	}
 	return newFactory(f)
+}
+
+// SharedInformerOption configures a factory made by
+// NewSharedInformerFactoryWithOptions.
+type SharedInformerOption func(*metadataSharedInformerFactory) *metadataSharedInformerFactory
+
+// WithTransform makes every informer of the factory pass the objects it
+// receives through transform before caching them (see
+// cache.SharedInformer.SetTransform).
+func WithTransform(transform cache.TransformFunc) SharedInformerOption {
+	return func(f *metadataSharedInformerFactory) *metadataSharedInformerFactory {
+		f.transform = transform
+		return f
+	}
 }
 
 // metadataSharedInformerFactory implements SharedInformerFactory: the

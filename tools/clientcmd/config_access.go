@@ -49,40 +49,41 @@ var _ ConfigAccess = &PathOptions{}
 // and --kubeconfig, loading without resolving relative paths (so that what
 // is written back keeps them relative).
 func NewDefaultPathOptions() *PathOptions {
-	o := &PathOptions{
-		GlobalFile:        RecommendedHomeFile,
-		EnvVar:            RecommendedConfigPathEnvVar,
+	rules := NewDefaultClientConfigLoadingRules()
+	rules.DoNotResolvePaths = true
+	return &PathOptions{
+		LoadingRules:      rules,
 		ExplicitFileFlag:  RecommendedConfigPathFlag,
+		EnvVar:            RecommendedConfigPathEnvVar,
+		GlobalFile:        RecommendedHomeFile,
 		GlobalFileSubpath: filepath.Join(RecommendedHomeDir, RecommendedFileName),
-		LoadingRules:      NewDefaultClientConfigLoadingRules(),
 	}
-	o.LoadingRules.DoNotResolvePaths = true
-	return o
 }
 
 // GetEnvVarFiles returns the files listed in the EnvVar variable, without
 // duplicates; none when EnvVar is unset or empty.
 func (o *PathOptions) GetEnvVarFiles() []string {
-	if len(o.EnvVar) == 0 {
+	var list string
+	if o.EnvVar != "" {
+		list = os.Getenv(o.EnvVar)
+	}
+	if list == "" {
 		return []string{}
 	}
-	value := os.Getenv(o.EnvVar)
-	if len(value) == 0 {
-		return []string{}
-	}
-	return uniqueInOrder(filepath.SplitList(value))
+	return uniqueInOrder(filepath.SplitList(list))
 }
 
 // GetLoadingPrecedence returns the explicit file, else the environment
 // files, else the global file.
 func (o *PathOptions) GetLoadingPrecedence() []string {
-	if o.IsExplicitFile() {
+	switch files := o.GetEnvVarFiles(); {
+	case o.IsExplicitFile():
 		return []string{o.GetExplicitFile()}
-	}
-	if files := o.GetEnvVarFiles(); len(files) > 0 {
+	case len(files) != 0:
 		return files
+	default:
+		return []string{o.GlobalFile}
 	}
-	return []string{o.GlobalFile}
 }
 
 // GetStartingConfig loads the files of GetLoadingPrecedence with the
