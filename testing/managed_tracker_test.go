@@ -2,6 +2,7 @@ package testing
 
 import (
 	"reflect"
+	"sort"
 
 	"strings"
 	"testing"
@@ -101,7 +102,8 @@ func TestPlainTrackerApplyAndPatch(t *testing.T) {
 }
 
 // managersOf lists the managed fields entries of obj as
-// "manager/operation/subresource".
+// "manager/operation/subresource", sorted (the field manager orders entries
+// by time, which has a resolution of a second).
 func managersOf(t *testing.T, obj runtime.Object) []string {
 	t.Helper()
 	m, err := meta.Accessor(obj)
@@ -112,6 +114,7 @@ func managersOf(t *testing.T, obj runtime.Object) []string {
 	for _, e := range m.GetManagedFields() {
 		out = append(out, e.Manager+"/"+string(e.Operation)+"/"+e.Subresource)
 	}
+	sort.Strings(out)
 	return out
 }
 
