@@ -16,6 +16,7 @@ import (
 	"github.com/kubeclient/client-go/kubernetes"
 	"github.com/kubeclient/client-go/restmapper"
 	"github.com/kubeclient/client-go/scale"
+	"github.com/kubeclient/client-go/util/retry"
 )
 
 func TestScaleDeployment(t *testing.T) {
@@ -57,8 +58,19 @@ func TestScaleDeployment(t *testing.T) {
 		t.Fatalf("Scales Get = %+v", s)
 	}
 
-	s.Spec.Replicas = 4
-	updated, err := scales.Scales(ns).Update(ctx, deployments, s, metav1.UpdateOptions{})
+	// kube-controller-manager's deployment controller writes the Deployment's
+	// status concurrently, so an update from a read may meet a Conflict:
+	// read again and retry, as a client of a live cluster does.
+	var updated *autoscalingv1.Scale
+	err = retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		cur, err := scales.Scales(ns).Get(ctx, deployments, "web", metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		cur.Spec.Replicas = 4
+		updated, err = scales.Scales(ns).Update(ctx, deployments, cur, metav1.UpdateOptions{})
+		return err
+	})
 	if err != nil {
 		t.Fatalf("Scales Update: %v", err)
 	}
