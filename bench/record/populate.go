@@ -256,7 +256,7 @@ func configMaps() []*corev1.ConfigMap {
 			ObjectMeta: metav1.ObjectMeta{Name: "storefront-config", Labels: map[string]string{"app.kubernetes.io/name": "storefront", "app.kubernetes.io/managed-by": "Helm"},
 				Annotations: map[string]string{"meta.helm.sh/release-name": "storefront", "meta.helm.sh/release-namespace": namespace}},
 			Data: map[string]string{
-				"app.yaml": "server:\n  listen: \":8080\"\n  readTimeout: 5s\n  writeTimeout: 10s\ncache:\n  ttl: 300s\n  size: 10000\nfeatures:\n  recommendations: true\n  newCheckout: false\n",
+				"app.yaml":  "server:\n  listen: \":8080\"\n  readTimeout: 5s\n  writeTimeout: 10s\ncache:\n  ttl: 300s\n  size: 10000\nfeatures:\n  recommendations: true\n  newCheckout: false\n",
 				"LOG_LEVEL": "info",
 				"REGION":    "eu-west-1",
 			},
@@ -307,5 +307,3 @@ func widgetCRD() map[string]any {
 		},
 	}
 }
-
-

@@ -38,13 +38,13 @@ type Entry struct {
 }
 
 type recorder struct {
-	env    *testenv.Env
-	cs     *kubernetes.Clientset
-	http   *http.Client
-	host   string
-	out    string
-	mu     sync.Mutex
-	index  []Entry
+	env   *testenv.Env
+	cs    *kubernetes.Clientset
+	http  *http.Client
+	host  string
+	out   string
+	mu    sync.Mutex
+	index []Entry
 }
 
 func newRecorder(env *testenv.Env, out string) (*recorder, error) {

@@ -1,0 +1,177 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/kubeclient/client-go/bench/internal/harness"
+)
+
+// metricOrder puts the headline metrics first; the rest follow by name.
+var metricOrder = []string{
+	"cpu_us_per_event", "event_cpu_us", "events_per_s", "event_allocs", "event_bytes",
+	"sync_cpu_ms", "sync_wall_ms", "sync_allocs_per_obj", "sync_bytes_per_obj", "sync_peak_heap_mb", "heap_per_obj_b",
+	"relist_cpu_ms", "relist_allocs_per_obj", "relist_bytes_per_obj", "relist_peak_heap_mb",
+	"get_cpu_us", "get_allocs", "get_bytes", "gets_per_s",
+	"list_cpu_ms", "list_wall_ms", "list_allocs", "list_mb", "list_peak_heap_mb",
+	"adds_per_s", "cpu_ns_per_add", "allocs_per_add",
+}
+
+// higherIsBetter are the throughput metrics.
+var higherIsBetter = map[string]bool{"events_per_s": true, "gets_per_s": true, "adds_per_s": true}
+
+// hidden are metrics kept in the JSON lines but left out of the table.
+var hidden = map[string]bool{"processed": true}
+
+type group struct {
+	key    string
+	values map[string]map[string][]float64 // metric -> lib -> values
+	errors []string
+}
+
+// printTable reads result lines and writes a markdown table: per workload
+// and metric, each library's median and range, and the ratio of medians
+// kubeclient / client-go.
+func printTable(path string, out io.Writer) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	groups := map[string]*group{}
+	var order []string
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		var r harness.Result
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil || r.Lib == "" {
+			continue
+		}
+		key := fmt.Sprintf("%s %s %s n=%d", r.Workload, r.Format, r.Resource, r.N)
+		if r.Events > 0 {
+			key += fmt.Sprintf(" events=%d", r.Events)
+		}
+		if r.Workload == "workqueue" {
+			key = "workqueue 4 producers + 4 workers"
+		}
+		g := groups[key]
+		if g == nil {
+			g = &group{key: key, values: map[string]map[string][]float64{}}
+			groups[key] = g
+			order = append(order, key)
+		}
+		if r.Error != "" {
+			g.errors = append(g.errors, r.Lib+": "+r.Error)
+			continue
+		}
+		for m, v := range r.Metrics {
+			if g.values[m] == nil {
+				g.values[m] = map[string][]float64{}
+			}
+			g.values[m][r.Lib] = append(g.values[m][r.Lib], v)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return err
+	}
+	fmt.Fprintln(out, "| workload | metric | client-go median (min–max) | kubeclient median (min–max) | ratio kc/cg |")
+	fmt.Fprintln(out, "|---|---|---|---|---|")
+	var failures []string
+	for _, key := range order {
+		g := groups[key]
+		for _, m := range sortedMetrics(g.values) {
+			cg, kc := g.values[m]["client-go"], g.values[m]["kubeclient"]
+			name := m
+			if higherIsBetter[m] {
+				name += " (higher is better)"
+			}
+			ratio := "–"
+			if len(cg) > 0 && len(kc) > 0 && median(cg) != 0 {
+				ratio = fmt.Sprintf("%.2f", median(kc)/median(cg))
+			}
+			fmt.Fprintf(out, "| %s | %s | %s | %s | %s |\n", key, name, cell(cg), cell(kc), ratio)
+		}
+		for _, e := range g.errors {
+			failures = append(failures, key+": "+e)
+		}
+	}
+	if len(failures) > 0 {
+		fmt.Fprintln(out, "\nFailed measurements (not in the table):")
+		for _, f := range failures {
+			fmt.Fprintln(out, "- "+f)
+		}
+	}
+	return nil
+}
+
+func sortedMetrics(values map[string]map[string][]float64) []string {
+	var ms []string
+	for m := range values {
+		if !hidden[m] {
+			ms = append(ms, m)
+		}
+	}
+	rank := func(m string) int {
+		if i := slices.Index(metricOrder, m); i >= 0 {
+			return i
+		}
+		return len(metricOrder)
+	}
+	sort.Slice(ms, func(i, j int) bool {
+		if ri, rj := rank(ms[i]), rank(ms[j]); ri != rj {
+			return ri < rj
+		}
+		return ms[i] < ms[j]
+	})
+	return ms
+}
+
+func cell(v []float64) string {
+	if len(v) == 0 {
+		return "–"
+	}
+	s := slices.Clone(v)
+	slices.Sort(s)
+	if len(s) == 1 {
+		return num(s[0]) + " (n=1)"
+	}
+	return fmt.Sprintf("%s (%s–%s, n=%d)", num(median(s)), num(s[0]), num(s[len(s)-1]), len(s))
+}
+
+func median(v []float64) float64 {
+	s := slices.Clone(v)
+	slices.Sort(s)
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}
+
+// num prints three significant digits, with thousands grouped.
+func num(x float64) string {
+	if x == 0 {
+		return "0"
+	}
+	mag := math.Pow(10, math.Floor(math.Log10(math.Abs(x)))-2)
+	x = math.Round(x/mag) * mag
+	if math.Abs(x) >= 1000 {
+		s := fmt.Sprintf("%.0f", x)
+		var b strings.Builder
+		for i, c := range s {
+			if i > 0 && (len(s)-i)%3 == 0 && c != '-' {
+				b.WriteByte(',')
+			}
+			b.WriteRune(c)
+		}
+		return b.String()
+	}
+	return strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.3f", x), "0"), ".")
+}
