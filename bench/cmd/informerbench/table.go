@@ -9,6 +9,7 @@ import (
 	"os"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/kubeclient/client-go/bench/internal/harness"
@@ -31,9 +32,11 @@ var higherIsBetter = map[string]bool{"events_per_s": true, "gets_per_s": true, "
 var hidden = map[string]bool{"processed": true}
 
 type group struct {
-	key    string
-	values map[string]map[string][]float64 // metric -> lib -> values
-	errors []string
+	key              string
+	workload, format string
+	n                int
+	values           map[string]map[string][]float64 // metric -> lib -> values
+	errors           []string
 }
 
 // printTable reads result lines and writes a markdown table: per workload
@@ -63,7 +66,7 @@ func printTable(path string, out io.Writer) error {
 		}
 		g := groups[key]
 		if g == nil {
-			g = &group{key: key, values: map[string]map[string][]float64{}}
+			g = &group{key: key, workload: r.Workload, format: r.Format, n: r.N, values: map[string]map[string][]float64{}}
 			groups[key] = g
 			order = append(order, key)
 		}
@@ -81,6 +84,7 @@ func printTable(path string, out io.Writer) error {
 	if err := sc.Err(); err != nil {
 		return err
 	}
+	printGoals(out, groups, order)
 	fmt.Fprintln(out, "| workload | metric | client-go median (min–max) | kubeclient median (min–max) | ratio kc/cg |")
 	fmt.Fprintln(out, "|---|---|---|---|---|")
 	var failures []string
@@ -174,4 +178,66 @@ func num(x float64) string {
 		return b.String()
 	}
 	return strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.3f", x), "0"), ".")
+}
+
+// goal is one line of issue #11's "Done when".
+type goal struct {
+	label            string
+	workload, format string
+	metric           string
+	atLeast          bool // the ratio must be >= limit (throughput), else <=
+	limit            float64
+}
+
+var goals = []goal{
+	{"JSON informer: CPU per event", "informer", "json", "cpu_us_per_event", false, 0.33},
+	{"protobuf informer: CPU per event", "informer", "protobuf", "cpu_us_per_event", false, 0.5},
+	{"dynamic informer (JSON): CPU per event", "dynamic", "json", "cpu_us_per_event", false, 0.5},
+	{"live heap per cached pod (JSON)", "informer", "json", "heap_per_obj_b", false, 0.7},
+	{"live heap per cached pod (protobuf)", "informer", "protobuf", "heap_per_obj_b", false, 0.7},
+	{"peak heap during initial sync (JSON)", "informer", "json", "sync_peak_heap_mb", false, 0.7},
+	{"peak heap during initial sync (protobuf)", "informer", "protobuf", "sync_peak_heap_mb", false, 0.7},
+	{"peak heap during relist (JSON)", "relist", "json", "relist_peak_heap_mb", false, 0.7},
+	{"peak heap during relist (protobuf)", "relist", "protobuf", "relist_peak_heap_mb", false, 0.7},
+	{"LIST of 5,000 pods: allocations (JSON)", "list", "json", "list_allocs", false, 0.5},
+	{"LIST of 5,000 pods: CPU (JSON)", "list", "json", "list_cpu_ms", false, 0.5},
+	{"workqueue contended adds/s", "workqueue", "", "adds_per_s", true, 1.5},
+}
+
+// printGoals prints the issue's targets with the measured ratios of
+// medians, one line per goal and object count.
+func printGoals(out io.Writer, groups map[string]*group, order []string) {
+	fmt.Fprintln(out, "Targets of issue #11 (ratio of medians kubeclient / client-go):")
+	fmt.Fprintln(out)
+	fmt.Fprintln(out, "| target | n | client-go | kubeclient | ratio | goal | met |")
+	fmt.Fprintln(out, "|---|---|---|---|---|---|---|")
+	for _, gl := range goals {
+		for _, key := range order {
+			g := groups[key]
+			if g.workload != gl.workload || (gl.format != "" && g.format != gl.format) {
+				continue
+			}
+			cg, kc := g.values[gl.metric]["client-go"], g.values[gl.metric]["kubeclient"]
+			if len(cg) == 0 || len(kc) == 0 || median(cg) == 0 {
+				continue
+			}
+			ratio := median(kc) / median(cg)
+			op, met := "<=", ratio <= gl.limit
+			if gl.atLeast {
+				op, met = ">=", ratio >= gl.limit
+			}
+			mark := "no"
+			if met {
+				mark = "yes"
+			}
+			n := strconv.Itoa(g.n)
+			if g.workload == "workqueue" {
+				n = "–"
+			}
+			fmt.Fprintf(out, "| %s | %s | %s | %s | %.2f | %s %.2f | %s |\n", gl.label, n, num(median(cg)), num(median(kc)), ratio, op, gl.limit, mark)
+		}
+	}
+	fmt.Fprintln(out)
+	fmt.Fprintln(out, "All measurements:")
+	fmt.Fprintln(out)
 }

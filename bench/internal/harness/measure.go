@@ -31,8 +31,8 @@ func take() snapshot {
 
 // delta is the resource use between two snapshots.
 type delta struct {
-	wall, cpu      time.Duration
-	allocs, bytes  float64
+	wall, cpu     time.Duration
+	allocs, bytes float64
 }
 
 func since(a snapshot) delta {

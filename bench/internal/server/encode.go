@@ -229,7 +229,7 @@ func objectMeta(a metav1.Object) metav1.ObjectMeta {
 		UID: a.GetUID(), ResourceVersion: a.GetResourceVersion(), Generation: a.GetGeneration(),
 		CreationTimestamp: a.GetCreationTimestamp(), DeletionTimestamp: a.GetDeletionTimestamp(),
 		DeletionGracePeriodSeconds: a.GetDeletionGracePeriodSeconds(),
-		Labels: a.GetLabels(), Annotations: a.GetAnnotations(), OwnerReferences: a.GetOwnerReferences(),
+		Labels:                     a.GetLabels(), Annotations: a.GetAnnotations(), OwnerReferences: a.GetOwnerReferences(),
 		Finalizers: a.GetFinalizers(), ManagedFields: a.GetManagedFields(),
 	}
 }
