@@ -88,6 +88,16 @@ func (e *encoder) full(item []byte) []byte {
 	return e.wrap(item, e.gvk, e.itemMeta)
 }
 
+// object is the body of a GET response: full, and for JSON a newline, as
+// kube-apiserver writes it.
+func (e *encoder) object(item []byte) []byte {
+	b := e.full(item)
+	if e.repr.protobuf {
+		return b
+	}
+	return append(b[:len(b):len(b)], '\n')
+}
+
 func (e *encoder) wrap(raw []byte, gvk schema.GroupVersionKind, hasTypeMeta bool) []byte {
 	if e.repr.protobuf {
 		u := runtime.Unknown{TypeMeta: runtime.TypeMeta{APIVersion: gvk.GroupVersion().String(), Kind: gvk.Kind}, Raw: raw}
@@ -133,19 +143,38 @@ func (e *encoder) list(items [][]byte, rv int64, cont string, remaining int64) [
 		size += len(it) + 1
 	}
 	out := make([]byte, 0, size)
+	appendItems := func() {
+		out = append(out, `"items":[`...)
+		for k, it := range items {
+			if k > 0 {
+				out = append(out, ',')
+			}
+			out = append(out, it...)
+		}
+		out = append(out, ']')
+	}
+	if e.unstructured() {
+		// An unstructured list: keys in sorted order, as encoding/json
+		// writes a map.
+		out = fmt.Appendf(out, `{"apiVersion":%q,`, e.listGVK.GroupVersion().String())
+		appendItems()
+		out = fmt.Appendf(out, `,"kind":%q,"metadata":{"continue":%q,`, e.listGVK.Kind, cont)
+		if cont != "" {
+			out = fmt.Appendf(out, `"remainingItemCount":%d,`, remaining)
+		}
+		return fmt.Appendf(out, `"resourceVersion":"%d"}}`+"\n", rv)
+	}
 	out = fmt.Appendf(out, `{"kind":%q,"apiVersion":%q,"metadata":{"resourceVersion":"%d"`, e.listGVK.Kind, e.listGVK.GroupVersion().String(), rv)
 	if cont != "" {
 		out = fmt.Appendf(out, `,"continue":%q,"remainingItemCount":%d`, cont, remaining)
 	}
-	out = append(out, `},"items":[`...)
-	for k, it := range items {
-		if k > 0 {
-			out = append(out, ',')
-		}
-		out = append(out, it...)
-	}
-	return append(out, "]}\n"...)
+	out = append(out, `},`...)
+	appendItems()
+	return append(out, "}\n"...)
 }
+
+// unstructured reports whether objects are custom resources sent whole.
+func (e *encoder) unstructured() bool { return e.itemMeta && !e.repr.metadata }
 
 // appendField appends a length-delimited protobuf field.
 func appendField(b []byte, field int, data []byte) []byte {

@@ -240,7 +240,7 @@ func contentType(r repr, watch bool) string {
 func (s *Server) get(w http.ResponseWriter, a *answers, _ string) {
 	s.gets.Add(1)
 	w.Header().Set("Content-Type", contentType(a.enc.repr, false))
-	_, _ = w.Write(a.enc.full(a.items[0]))
+	_, _ = w.Write(a.enc.object(a.items[0]))
 }
 
 func (s *Server) list(w http.ResponseWriter, r *http.Request, a *answers) {
