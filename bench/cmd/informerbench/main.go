@@ -17,6 +17,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"runtime/pprof"
 	"strings"
 	"syscall"
 
@@ -35,6 +36,8 @@ func main() {
 	flag.IntVar(&p.Events, "events", -1, "MODIFIED events after the sync (-1: n)")
 	flag.IntVar(&p.Ops, "ops", 0, "calls for get and list, adds per producer for workqueue (0: the workload's default)")
 	serve := flag.Bool("serve", false, "run the fake API server (started by informerbench itself)")
+	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the measured process (the whole workload) to this file")
+	flag.StringVar(&harness.HeapProfile, "heapprofile", "", "informer workloads: write a heap profile with the cache full, after the sync, to this file")
 	table := flag.String("table", "", "print the markdown table of the result lines in this file and exit")
 	flag.Parse()
 	if p.Events < 0 {
@@ -81,11 +84,22 @@ func main() {
 		defer srv.stop()
 		p.Host = srv.host
 	}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			fatal(err)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fatal(err)
+		}
+		defer pprof.StopCPUProfile()
+	}
 	res := harness.Run(context.Background(), l, p)
 	line, _ := json.Marshal(res)
 	fmt.Println(string(line))
 	if res.Error != "" {
 		fmt.Fprintf(os.Stderr, "informerbench: %s %s: %s\n", res.Lib, res.Workload, res.Error)
+		pprof.StopCPUProfile()
 		os.Exit(1)
 	}
 }

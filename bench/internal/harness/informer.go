@@ -73,6 +73,9 @@ func measureInformer(ctx context.Context, inf Informer, p Params) (map[string]fl
 	m["sync_peak_heap_mb"] = mb(syncPeak - min(baseHeap, syncPeak))
 	heap := liveHeap()
 	m["heap_per_obj_b"] = float64(heap-min(baseHeap, heap)) / n
+	if err := writeHeapProfile(); err != nil {
+		return m, err
+	}
 	if got := inf.Len(); got != p.N {
 		return m, fmt.Errorf("after the sync the informer holds %d objects, want %d", got, p.N)
 	}

@@ -1,8 +1,10 @@
 package harness
 
 import (
+	"os"
 	"runtime"
 	"runtime/metrics"
+	"runtime/pprof"
 	"sync"
 	"syscall"
 	"time"
@@ -87,4 +89,20 @@ func (p *peakSampler) end() uint64 {
 	close(p.stop)
 	p.wg.Wait()
 	return p.peak
+}
+
+// HeapProfile, if set, is where the informer workloads write a heap
+// profile of the live heap with the cache full, right after the sync.
+var HeapProfile string
+
+func writeHeapProfile() error {
+	if HeapProfile == "" {
+		return nil
+	}
+	f, err := os.Create(HeapProfile)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return pprof.Lookup("heap").WriteTo(f, 0)
 }
