@@ -49,7 +49,7 @@ func restList(ctx context.Context, lib Lib, p Params, _ *fixture.Resource) (map[
 	if _, err := pods.List(ctx); err != nil {
 		return nil, err
 	}
-	liveHeap()
+	baseHeap := liveHeap()
 	st := take()
 	peak := startPeak()
 	for i := 0; i < ops; i++ {
@@ -66,6 +66,6 @@ func restList(ctx context.Context, lib Lib, p Params, _ *fixture.Resource) (map[
 	o := float64(ops)
 	return map[string]float64{
 		"list_cpu_ms": ms(d.cpu) / o, "list_wall_ms": ms(d.wall) / o, "list_allocs": d.allocs / o,
-		"list_mb": d.bytes / o / (1 << 20), "list_peak_heap_mb": mb(pk),
+		"list_mb": d.bytes / o / (1 << 20), "list_peak_heap_mb": mb(pk - min(baseHeap, pk)),
 	}, nil
 }
