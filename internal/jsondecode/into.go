@@ -8,7 +8,9 @@ import "k8s.io/apimachinery/pkg/runtime"
 // obj is then untouched. When err != nil the caller decodes again with
 // the reference decoder into the same obj; Into guarantees that this
 // leaves obj and the returned error exactly as the reference decoder
-// alone would.
+// alone would: it validates the whole document before writing, and stops
+// at the first value that does not fit having written only what the
+// reference also writes.
 func Into(data []byte, obj runtime.Object) (handled bool, err error) {
-	return false, nil
+	return decodeObject(data, obj)
 }
