@@ -75,13 +75,18 @@ func Slice[T any, S ~[]T](l *Lexer, s *S, dec func(*Lexer, *T) error) error {
 	l.OpenArray()
 	i := 0
 	for l.More() {
-		if i < cap(v) {
-			v = v[:i+1]
-		} else {
-			var zero T
-			v = append(v, zero)
+		// As the reference: the length only grows while decoding (a
+		// failure midway leaves the old length), and the capacity's
+		// elements past the length are decoded into.
+		if i >= len(v) {
+			if i < cap(v) {
+				v = v[:i+1]
+			} else {
+				var zero T
+				v = append(v, zero)
+			}
+			*s = v
 		}
-		*s = v
 		if err := dec(l, &v[i]); err != nil {
 			return err
 		}

@@ -152,7 +152,13 @@ func (g *generator) objectSwitch(f *gofile.File, roots []*model.Type) {
 	for _, t := range roots {
 		f.Printf("\tcase *%s:\n\t\treturn true, %s.Top(data, o, %s)\n", g.typeName(t), lex, funcName(t))
 	}
-	f.Printf("\t}\n\treturn false, nil\n}\n")
+	f.Printf("\t}\n\treturn false, nil\n}\n\n")
+	f.Printf("// generatedTypes returns a new value of every type decodeObject handles.\n")
+	f.Printf("func generatedTypes() []%s.Object {\n\treturn []%s.Object{\n", rt, rt)
+	for _, t := range roots {
+		f.Printf("\t\t&%s{},\n", g.typeName(t))
+	}
+	f.Printf("\t}\n}\n")
 }
 
 func (g *generator) typeName(t *model.Type) string {
