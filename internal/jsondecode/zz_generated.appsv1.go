@@ -621,7 +621,7 @@ func decodeAppsv1DaemonSetCondition(l *lex.Lexer, v *appsv1.DaemonSetCondition) 
 		var err error
 		switch string(key) {
 		case "lastTransitionTime":
-			err = lex.Unmarshal(l, &v.LastTransitionTime)
+			err = lex.Time(l, &v.LastTransitionTime)
 		case "message":
 			err = lex.String(l, &v.Message)
 		case "reason":
@@ -675,9 +675,9 @@ func decodeAppsv1DeploymentCondition(l *lex.Lexer, v *appsv1.DeploymentCondition
 		var err error
 		switch string(key) {
 		case "lastTransitionTime":
-			err = lex.Unmarshal(l, &v.LastTransitionTime)
+			err = lex.Time(l, &v.LastTransitionTime)
 		case "lastUpdateTime":
-			err = lex.Unmarshal(l, &v.LastUpdateTime)
+			err = lex.Time(l, &v.LastUpdateTime)
 		case "message":
 			err = lex.String(l, &v.Message)
 		case "reason":
@@ -707,7 +707,7 @@ func decodeAppsv1ReplicaSetCondition(l *lex.Lexer, v *appsv1.ReplicaSetCondition
 		var err error
 		switch string(key) {
 		case "lastTransitionTime":
-			err = lex.Unmarshal(l, &v.LastTransitionTime)
+			err = lex.Time(l, &v.LastTransitionTime)
 		case "message":
 			err = lex.String(l, &v.Message)
 		case "reason":
@@ -807,7 +807,7 @@ func decodeAppsv1StatefulSetCondition(l *lex.Lexer, v *appsv1.StatefulSetConditi
 		var err error
 		switch string(key) {
 		case "lastTransitionTime":
-			err = lex.Unmarshal(l, &v.LastTransitionTime)
+			err = lex.Time(l, &v.LastTransitionTime)
 		case "message":
 			err = lex.String(l, &v.Message)
 		case "reason":
@@ -837,9 +837,9 @@ func decodeAppsv1RollingUpdateDaemonSet(l *lex.Lexer, v *appsv1.RollingUpdateDae
 		var err error
 		switch string(key) {
 		case "maxSurge":
-			err = lex.PtrUnmarshal(l, &v.MaxSurge)
+			err = lex.Ptr(l, &v.MaxSurge, lex.IntOrString)
 		case "maxUnavailable":
-			err = lex.PtrUnmarshal(l, &v.MaxUnavailable)
+			err = lex.Ptr(l, &v.MaxUnavailable, lex.IntOrString)
 		default:
 			l.Skip()
 		}
@@ -861,9 +861,9 @@ func decodeAppsv1RollingUpdateDeployment(l *lex.Lexer, v *appsv1.RollingUpdateDe
 		var err error
 		switch string(key) {
 		case "maxSurge":
-			err = lex.PtrUnmarshal(l, &v.MaxSurge)
+			err = lex.Ptr(l, &v.MaxSurge, lex.IntOrString)
 		case "maxUnavailable":
-			err = lex.PtrUnmarshal(l, &v.MaxUnavailable)
+			err = lex.Ptr(l, &v.MaxUnavailable, lex.IntOrString)
 		default:
 			l.Skip()
 		}
@@ -885,7 +885,7 @@ func decodeAppsv1RollingUpdateStatefulSetStrategy(l *lex.Lexer, v *appsv1.Rollin
 		var err error
 		switch string(key) {
 		case "maxUnavailable":
-			err = lex.PtrUnmarshal(l, &v.MaxUnavailable)
+			err = lex.Ptr(l, &v.MaxUnavailable, lex.IntOrString)
 		case "partition":
 			err = lex.Ptr(l, &v.Partition, func(l *lex.Lexer, v *int32) error { return lex.Int(l, v) })
 		default:

@@ -174,9 +174,9 @@ func decodeBatchv1CronJobStatus(l *lex.Lexer, v *batchv1.CronJobStatus) error {
 		case "active":
 			err = lex.Slice(l, &v.Active, decodeCorev1ObjectReference)
 		case "lastScheduleTime":
-			err = lex.PtrUnmarshal(l, &v.LastScheduleTime)
+			err = lex.Ptr(l, &v.LastScheduleTime, lex.Time)
 		case "lastSuccessfulTime":
-			err = lex.PtrUnmarshal(l, &v.LastSuccessfulTime)
+			err = lex.Ptr(l, &v.LastSuccessfulTime, lex.Time)
 		default:
 			l.Skip()
 		}
@@ -256,7 +256,7 @@ func decodeBatchv1JobStatus(l *lex.Lexer, v *batchv1.JobStatus) error {
 		case "completedIndexes":
 			err = lex.String(l, &v.CompletedIndexes)
 		case "completionTime":
-			err = lex.PtrUnmarshal(l, &v.CompletionTime)
+			err = lex.Ptr(l, &v.CompletionTime, lex.Time)
 		case "conditions":
 			err = lex.Slice(l, &v.Conditions, decodeBatchv1JobCondition)
 		case "failed":
@@ -266,7 +266,7 @@ func decodeBatchv1JobStatus(l *lex.Lexer, v *batchv1.JobStatus) error {
 		case "ready":
 			err = lex.Ptr(l, &v.Ready, func(l *lex.Lexer, v *int32) error { return lex.Int(l, v) })
 		case "startTime":
-			err = lex.PtrUnmarshal(l, &v.StartTime)
+			err = lex.Ptr(l, &v.StartTime, lex.Time)
 		case "succeeded":
 			err = lex.Int(l, &v.Succeeded)
 		case "terminating":
@@ -390,9 +390,9 @@ func decodeBatchv1JobCondition(l *lex.Lexer, v *batchv1.JobCondition) error {
 		var err error
 		switch string(key) {
 		case "lastProbeTime":
-			err = lex.Unmarshal(l, &v.LastProbeTime)
+			err = lex.Time(l, &v.LastProbeTime)
 		case "lastTransitionTime":
-			err = lex.Unmarshal(l, &v.LastTransitionTime)
+			err = lex.Time(l, &v.LastTransitionTime)
 		case "message":
 			err = lex.String(l, &v.Message)
 		case "reason":

@@ -75,7 +75,7 @@ func decodeCoordinationv1LeaseSpec(l *lex.Lexer, v *coordinationv1.LeaseSpec) er
 		var err error
 		switch string(key) {
 		case "acquireTime":
-			err = lex.PtrUnmarshal(l, &v.AcquireTime)
+			err = lex.Ptr(l, &v.AcquireTime, lex.MicroTime)
 		case "holderIdentity":
 			err = lex.Ptr(l, &v.HolderIdentity, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
 		case "leaseDurationSeconds":
@@ -85,7 +85,7 @@ func decodeCoordinationv1LeaseSpec(l *lex.Lexer, v *coordinationv1.LeaseSpec) er
 		case "preferredHolder":
 			err = lex.Ptr(l, &v.PreferredHolder, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
 		case "renewTime":
-			err = lex.PtrUnmarshal(l, &v.RenewTime)
+			err = lex.Ptr(l, &v.RenewTime, lex.MicroTime)
 		case "strategy":
 			err = lex.Ptr(l, &v.Strategy, func(l *lex.Lexer, v *coordinationv1.CoordinatedLeaseStrategy) error { return lex.String(l, v) })
 		default:

@@ -227,15 +227,15 @@ func decodeCorev1Event(l *lex.Lexer, v *corev1.Event) error {
 		case "count":
 			err = lex.Int(l, &v.Count)
 		case "eventTime":
-			err = lex.Unmarshal(l, &v.EventTime)
+			err = lex.MicroTime(l, &v.EventTime)
 		case "firstTimestamp":
-			err = lex.Unmarshal(l, &v.FirstTimestamp)
+			err = lex.Time(l, &v.FirstTimestamp)
 		case "involvedObject":
 			err = decodeCorev1ObjectReference(l, &v.InvolvedObject)
 		case "kind":
 			err = lex.String(l, &v.TypeMeta.Kind)
 		case "lastTimestamp":
-			err = lex.Unmarshal(l, &v.LastTimestamp)
+			err = lex.Time(l, &v.LastTimestamp)
 		case "message":
 			err = lex.String(l, &v.Message)
 		case "metadata":
@@ -823,7 +823,7 @@ func decodeCorev1PodLogOptions(l *lex.Lexer, v *corev1.PodLogOptions) error {
 		case "sinceSeconds":
 			err = lex.Ptr(l, &v.SinceSeconds, func(l *lex.Lexer, v *int64) error { return lex.Int(l, v) })
 		case "sinceTime":
-			err = lex.PtrUnmarshal(l, &v.SinceTime)
+			err = lex.Ptr(l, &v.SinceTime, lex.Time)
 		case "stream":
 			err = lex.Ptr(l, &v.Stream, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
 		case "tailLines":
@@ -1393,7 +1393,7 @@ func decodeCorev1EventSeries(l *lex.Lexer, v *corev1.EventSeries) error {
 		case "count":
 			err = lex.Int(l, &v.Count)
 		case "lastObservedTime":
-			err = lex.Unmarshal(l, &v.LastObservedTime)
+			err = lex.MicroTime(l, &v.LastObservedTime)
 		default:
 			l.Skip()
 		}
@@ -1673,7 +1673,7 @@ func decodeCorev1PersistentVolumeStatus(l *lex.Lexer, v *corev1.PersistentVolume
 		var err error
 		switch string(key) {
 		case "lastPhaseTransitionTime":
-			err = lex.PtrUnmarshal(l, &v.LastPhaseTransitionTime)
+			err = lex.Ptr(l, &v.LastPhaseTransitionTime, lex.Time)
 		case "message":
 			err = lex.String(l, &v.Message)
 		case "phase":
@@ -1923,7 +1923,7 @@ func decodeCorev1PodStatus(l *lex.Lexer, v *corev1.PodStatus) error {
 		case "resources":
 			err = lex.Ptr(l, &v.Resources, decodeCorev1ResourceRequirements)
 		case "startTime":
-			err = lex.PtrUnmarshal(l, &v.StartTime)
+			err = lex.Ptr(l, &v.StartTime, lex.Time)
 		case "volumeHealth":
 			err = lex.Slice(l, &v.VolumeHealth, decodeCorev1PodVolumeHealth)
 		default:
@@ -2275,7 +2275,7 @@ func decodeCorev1NamespaceCondition(l *lex.Lexer, v *corev1.NamespaceCondition) 
 		var err error
 		switch string(key) {
 		case "lastTransitionTime":
-			err = lex.Unmarshal(l, &v.LastTransitionTime)
+			err = lex.Time(l, &v.LastTransitionTime)
 		case "message":
 			err = lex.String(l, &v.Message)
 		case "reason":
@@ -2353,7 +2353,7 @@ func decodeCorev1Taint(l *lex.Lexer, v *corev1.Taint) error {
 		case "key":
 			err = lex.String(l, &v.Key)
 		case "timeAdded":
-			err = lex.PtrUnmarshal(l, &v.TimeAdded)
+			err = lex.Ptr(l, &v.TimeAdded, lex.Time)
 		case "value":
 			err = lex.String(l, &v.Value)
 		default:
@@ -2401,9 +2401,9 @@ func decodeCorev1NodeCondition(l *lex.Lexer, v *corev1.NodeCondition) error {
 		var err error
 		switch string(key) {
 		case "lastHeartbeatTime":
-			err = lex.Unmarshal(l, &v.LastHeartbeatTime)
+			err = lex.Time(l, &v.LastHeartbeatTime)
 		case "lastTransitionTime":
-			err = lex.Unmarshal(l, &v.LastTransitionTime)
+			err = lex.Time(l, &v.LastTransitionTime)
 		case "message":
 			err = lex.String(l, &v.Message)
 		case "reason":
@@ -3381,9 +3381,9 @@ func decodeCorev1PersistentVolumeClaimCondition(l *lex.Lexer, v *corev1.Persiste
 		var err error
 		switch string(key) {
 		case "lastProbeTime":
-			err = lex.Unmarshal(l, &v.LastProbeTime)
+			err = lex.Time(l, &v.LastProbeTime)
 		case "lastTransitionTime":
-			err = lex.Unmarshal(l, &v.LastTransitionTime)
+			err = lex.Time(l, &v.LastTransitionTime)
 		case "message":
 			err = lex.String(l, &v.Message)
 		case "reason":
@@ -3415,7 +3415,7 @@ func decodeCorev1VolumeHealthStatus(l *lex.Lexer, v *corev1.VolumeHealthStatus) 
 		case "healthConditions":
 			err = lex.Slice(l, &v.HealthConditions, decodeCorev1VolumeHealthCondition)
 		case "lastTransitionTime":
-			err = lex.Unmarshal(l, &v.LastTransitionTime)
+			err = lex.Time(l, &v.LastTransitionTime)
 		default:
 			l.Skip()
 		}
@@ -4037,9 +4037,9 @@ func decodeCorev1PodCondition(l *lex.Lexer, v *corev1.PodCondition) error {
 		var err error
 		switch string(key) {
 		case "lastProbeTime":
-			err = lex.Unmarshal(l, &v.LastProbeTime)
+			err = lex.Time(l, &v.LastProbeTime)
 		case "lastTransitionTime":
-			err = lex.Unmarshal(l, &v.LastTransitionTime)
+			err = lex.Time(l, &v.LastTransitionTime)
 		case "message":
 			err = lex.String(l, &v.Message)
 		case "observedGeneration":
@@ -4243,7 +4243,7 @@ func decodeCorev1PodVolumeHealth(l *lex.Lexer, v *corev1.PodVolumeHealth) error 
 		case "healthConditions":
 			err = lex.Slice(l, &v.HealthConditions, decodeCorev1VolumeHealthCondition)
 		case "lastTransitionTime":
-			err = lex.Unmarshal(l, &v.LastTransitionTime)
+			err = lex.Time(l, &v.LastTransitionTime)
 		case "name":
 			err = lex.String(l, &v.Name)
 		default:
@@ -4267,7 +4267,7 @@ func decodeCorev1ReplicationControllerCondition(l *lex.Lexer, v *corev1.Replicat
 		var err error
 		switch string(key) {
 		case "lastTransitionTime":
-			err = lex.Unmarshal(l, &v.LastTransitionTime)
+			err = lex.Time(l, &v.LastTransitionTime)
 		case "message":
 			err = lex.String(l, &v.Message)
 		case "reason":
@@ -4329,7 +4329,7 @@ func decodeCorev1ServicePort(l *lex.Lexer, v *corev1.ServicePort) error {
 		case "protocol":
 			err = lex.String(l, &v.Protocol)
 		case "targetPort":
-			err = lex.Unmarshal(l, &v.TargetPort)
+			err = lex.IntOrString(l, &v.TargetPort)
 		default:
 			l.Skip()
 		}
@@ -6185,7 +6185,7 @@ func decodeCorev1HTTPGetAction(l *lex.Lexer, v *corev1.HTTPGetAction) error {
 		case "path":
 			err = lex.String(l, &v.Path)
 		case "port":
-			err = lex.Unmarshal(l, &v.Port)
+			err = lex.IntOrString(l, &v.Port)
 		case "protocol":
 			err = lex.Ptr(l, &v.Protocol, func(l *lex.Lexer, v *corev1.HTTPProtocol) error { return lex.String(l, v) })
 		case "scheme":
@@ -6213,7 +6213,7 @@ func decodeCorev1TCPSocketAction(l *lex.Lexer, v *corev1.TCPSocketAction) error 
 		case "host":
 			err = lex.String(l, &v.Host)
 		case "port":
-			err = lex.Unmarshal(l, &v.Port)
+			err = lex.IntOrString(l, &v.Port)
 		default:
 			l.Skip()
 		}
@@ -6423,7 +6423,7 @@ func decodeCorev1ContainerStateRunning(l *lex.Lexer, v *corev1.ContainerStateRun
 		var err error
 		switch string(key) {
 		case "startedAt":
-			err = lex.Unmarshal(l, &v.StartedAt)
+			err = lex.Time(l, &v.StartedAt)
 		default:
 			l.Skip()
 		}
@@ -6449,7 +6449,7 @@ func decodeCorev1ContainerStateTerminated(l *lex.Lexer, v *corev1.ContainerState
 		case "exitCode":
 			err = lex.Int(l, &v.ExitCode)
 		case "finishedAt":
-			err = lex.Unmarshal(l, &v.FinishedAt)
+			err = lex.Time(l, &v.FinishedAt)
 		case "message":
 			err = lex.String(l, &v.Message)
 		case "reason":
@@ -6457,7 +6457,7 @@ func decodeCorev1ContainerStateTerminated(l *lex.Lexer, v *corev1.ContainerState
 		case "signal":
 			err = lex.Int(l, &v.Signal)
 		case "startedAt":
-			err = lex.Unmarshal(l, &v.StartedAt)
+			err = lex.Time(l, &v.StartedAt)
 		default:
 			l.Skip()
 		}

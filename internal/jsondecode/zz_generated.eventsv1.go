@@ -25,13 +25,13 @@ func decodeEventsv1Event(l *lex.Lexer, v *eventsv1.Event) error {
 		case "deprecatedCount":
 			err = lex.Int(l, &v.DeprecatedCount)
 		case "deprecatedFirstTimestamp":
-			err = lex.Unmarshal(l, &v.DeprecatedFirstTimestamp)
+			err = lex.Time(l, &v.DeprecatedFirstTimestamp)
 		case "deprecatedLastTimestamp":
-			err = lex.Unmarshal(l, &v.DeprecatedLastTimestamp)
+			err = lex.Time(l, &v.DeprecatedLastTimestamp)
 		case "deprecatedSource":
 			err = decodeCorev1EventSource(l, &v.DeprecatedSource)
 		case "eventTime":
-			err = lex.Unmarshal(l, &v.EventTime)
+			err = lex.MicroTime(l, &v.EventTime)
 		case "kind":
 			err = lex.String(l, &v.TypeMeta.Kind)
 		case "metadata":
@@ -103,7 +103,7 @@ func decodeEventsv1EventSeries(l *lex.Lexer, v *eventsv1.EventSeries) error {
 		case "count":
 			err = lex.Int(l, &v.Count)
 		case "lastObservedTime":
-			err = lex.Unmarshal(l, &v.LastObservedTime)
+			err = lex.MicroTime(l, &v.LastObservedTime)
 		default:
 			l.Skip()
 		}

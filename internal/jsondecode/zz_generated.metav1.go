@@ -194,11 +194,11 @@ func decodeMetav1ObjectMeta(l *lex.Lexer, v *metav1.ObjectMeta) error {
 		case "annotations":
 			err = lex.Map(l, &v.Annotations, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
 		case "creationTimestamp":
-			err = lex.Unmarshal(l, &v.CreationTimestamp)
+			err = lex.Time(l, &v.CreationTimestamp)
 		case "deletionGracePeriodSeconds":
 			err = lex.Ptr(l, &v.DeletionGracePeriodSeconds, func(l *lex.Lexer, v *int64) error { return lex.Int(l, v) })
 		case "deletionTimestamp":
-			err = lex.PtrUnmarshal(l, &v.DeletionTimestamp)
+			err = lex.Ptr(l, &v.DeletionTimestamp, lex.Time)
 		case "finalizers":
 			err = lex.Slice(l, &v.Finalizers, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
 		case "generateName":
@@ -372,7 +372,7 @@ func decodeMetav1ManagedFieldsEntry(l *lex.Lexer, v *metav1.ManagedFieldsEntry) 
 		case "subresource":
 			err = lex.String(l, &v.Subresource)
 		case "time":
-			err = lex.PtrUnmarshal(l, &v.Time)
+			err = lex.Ptr(l, &v.Time, lex.Time)
 		default:
 			l.Skip()
 		}
@@ -472,7 +472,7 @@ func decodeMetav1Condition(l *lex.Lexer, v *metav1.Condition) error {
 		var err error
 		switch string(key) {
 		case "lastTransitionTime":
-			err = lex.Unmarshal(l, &v.LastTransitionTime)
+			err = lex.Time(l, &v.LastTransitionTime)
 		case "message":
 			err = lex.String(l, &v.Message)
 		case "observedGeneration":

@@ -1,6 +1,9 @@
 package lex
 
-import "errors"
+import (
+	"errors"
+	"unicode/utf8"
+)
 
 // ErrMismatch reports a JSON value that the Go type cannot take in the way
 // the reference decoder would (a type mismatch, an overflowing number, an
@@ -91,30 +94,34 @@ func (l *Lexer) More() bool {
 }
 
 // rawString consumes a string and returns its bytes between the quotes;
-// plain is true when they need no unescaping (no backslash, only ASCII).
+// plain is true when they are the string itself: no escapes, and valid
+// UTF-8 if not ASCII.
 func (l *Lexer) rawString() (raw []byte, plain bool) {
 	d := l.data
 	start := l.pos + 1
-	plain = true
 	i := start
+	escaped, high := false, false
 	for {
+		i += plainLen(d, i)
 		c := d[i]
 		if c == '"' {
 			break
 		}
 		if c == '\\' {
-			plain = false
+			escaped = true
 			i += 2
 			continue
 		}
-		if c >= 0x80 {
-			plain = false
-		}
+		high = true
 		i++
 	}
 	l.pos = i + 1
-	return d[start:i], plain
+	raw = d[start:i]
+	return raw, !escaped && (!high || utf8.Valid(raw))
 }
+
+// structural marks the bytes Skip stops at inside objects and arrays.
+var structural = [256]bool{'"': true, '{': true, '}': true, '[': true, ']': true}
 
 // Skip consumes the next value whatever it is.
 func (l *Lexer) Skip() {
@@ -127,6 +134,9 @@ func (l *Lexer) Skip() {
 		depth := 0
 		i := l.pos
 		for {
+			for !structural[d[i]] {
+				i++
+			}
 			switch d[i] {
 			case '{', '[':
 				depth++

@@ -147,12 +147,11 @@ func (v *validator) str() bool {
 	d := v.data
 	i := v.pos + 1
 	for i < len(d) {
-		c := d[i]
-		if c >= 0x20 && c != '"' && c != '\\' {
-			i++
-			continue
+		i += validLen(d, i)
+		if i >= len(d) {
+			return false
 		}
-		switch c {
+		switch d[i] {
 		case '"':
 			v.pos = i + 1
 			return true

@@ -38,6 +38,14 @@ var uniqueStrings = map[string]bool{
 	"k8s.io/api/core/v1.ContainerStatus.ContainerID":                  true,
 }
 
+// wellKnown maps types whose UnmarshalJSON the runtime reproduces to the
+// runtime's reader for them.
+var wellKnown = map[string]string{
+	"k8s.io/apimachinery/pkg/apis/meta/v1.Time":       "Time",
+	"k8s.io/apimachinery/pkg/apis/meta/v1.MicroTime":  "MicroTime",
+	"k8s.io/apimachinery/pkg/util/intstr.IntOrString": "IntOrString",
+}
+
 // Generate writes one file per API package holding the decoders of its
 // reachable struct types, and zz_generated.objects.go with the root
 // object switch.
@@ -210,6 +218,9 @@ func (g *generator) call(ref *model.TypeRef, target string, intern bool) string 
 		if t == nil {
 			return fallback
 		}
+		if fn, ok := wellKnown[t.Package.Path+"."+t.Name]; ok {
+			return fmt.Sprintf("%s.%s(l, %s)", lex, fn, target)
+		}
 		if has, unknown := g.hasMethod(t, "UnmarshalJSON", 0); has {
 			return fmt.Sprintf("%s.Unmarshal(l, %s)", lex, target)
 		} else if unknown {
@@ -228,7 +239,9 @@ func (g *generator) call(ref *model.TypeRef, target string, intern bool) string 
 		return g.call(t.Underlying, target, intern)
 	case model.RefPointer:
 		elem := ref.Elem
-		if t := g.lookup(elem); t != nil {
+		if t := g.lookup(elem); t != nil && wellKnown[t.Package.Path+"."+t.Name] != "" {
+			return fmt.Sprintf("%s.Ptr(l, %s, %s.%s)", lex, target, lex, wellKnown[t.Package.Path+"."+t.Name])
+		} else if t != nil {
 			if has, _ := g.hasMethod(t, "UnmarshalJSON", 0); has {
 				return fmt.Sprintf("%s.PtrUnmarshal(l, %s)", lex, target)
 			}
@@ -306,6 +319,9 @@ func (g *generator) isStringKind(ref *model.TypeRef) bool {
 // elemFunc returns a function value of type func(*lex.Lexer, *T) error
 // for elements of type ref.
 func (g *generator) elemFunc(ref *model.TypeRef, intern bool) string {
+	if t := g.lookup(ref); t != nil && wellKnown[t.Package.Path+"."+t.Name] != "" {
+		return g.f.Import(g.opts.RuntimePath) + "." + wellKnown[t.Package.Path+"."+t.Name]
+	}
 	if t := g.lookup(ref); t != nil && t.Kind == model.KindStruct {
 		if has, unknown := g.hasMethod(t, "UnmarshalJSON", 0); !has && !unknown {
 			if h, u := g.hasMethod(t, "UnmarshalText", 0); !h && !u {
