@@ -18,7 +18,7 @@ func rounds() int {
 	if os.Getenv("KUBECLIENT_FUZZ_LONG") != "" {
 		return 400
 	}
-	return 6
+	return 2
 }
 
 func newOf(obj runtime.Object) runtime.Object {
@@ -96,7 +96,7 @@ func TestIntoMatchesReferenceOnMutatedInput(t *testing.T) {
 				doc := mustParseNode(data)
 				prev := newOf(proto)
 				newFiller(int64(round)).Fill(prev)
-				for range 8 {
+				for range 2 * rounds() {
 					m := mutate(r, doc)
 					check(t, []byte(m), newOf(proto))
 					check(t, []byte(m), prev)

@@ -21,8 +21,12 @@ import (
 func newFiller(seed int64) *randfill.Filler {
 	return randfill.NewWithSeed(seed).NilChance(0.25).NumElements(0, 3).MaxDepth(12).Funcs(
 		func(s *string, c randfill.Continue) { *s = randomString(c.Rand) },
-		func(n *int64, c randfill.Continue) { *n = pick(c.Rand, []int64{0, 1, -1, math.MaxInt64, math.MinInt64, c.Int63()}) },
-		func(n *int32, c randfill.Continue) { *n = pick(c.Rand, []int32{0, 7, -7, math.MaxInt32, math.MinInt32, c.Int31()}) },
+		func(n *int64, c randfill.Continue) {
+			*n = pick(c.Rand, []int64{0, 1, -1, math.MaxInt64, math.MinInt64, c.Int63()})
+		},
+		func(n *int32, c randfill.Continue) {
+			*n = pick(c.Rand, []int32{0, 7, -7, math.MaxInt32, math.MinInt32, c.Int31()})
+		},
 		func(q *resource.Quantity, c randfill.Continue) {
 			*q = resource.MustParse(pick(c.Rand, []string{"0", "1", "250m", "1.5Gi", "512Mi", "100k", "1e3", "12345678901234567", "0.000001", "-2", "1E", "9Ti"}))
 		},
@@ -33,7 +37,9 @@ func newFiller(seed int64) *randfill.Filler {
 			}
 			*t = metav1.Unix(c.Int63n(4e9), 0)
 		},
-		func(t *metav1.MicroTime, c randfill.Continue) { *t = metav1.NewMicroTime(metav1.Unix(c.Int63n(4e9), c.Int63n(1e9)).Time) },
+		func(t *metav1.MicroTime, c randfill.Continue) {
+			*t = metav1.NewMicroTime(metav1.Unix(c.Int63n(4e9), c.Int63n(1e9)).Time)
+		},
 		func(d *metav1.Duration, c randfill.Continue) { d.Duration = time.Duration(c.Int63n(1e15)) },
 		func(x *intstr.IntOrString, c randfill.Continue) {
 			if c.Intn(2) == 0 {
@@ -53,8 +59,6 @@ func newFiller(seed int64) *randfill.Filler {
 		},
 	)
 }
-
-
 
 func pick[T any](r *rand.Rand, from []T) T { return from[r.Intn(len(from))] }
 

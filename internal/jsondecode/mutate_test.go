@@ -163,7 +163,9 @@ func mutate(r *rand.Rand, doc *node) string {
 				i := r.Intn(len(n.keys))
 				switch k := n.keys[i]; r.Intn(3) {
 				case 0:
-					n.keys[i] = strings.ToUpper(k[:1]) + k[1:]
+					if k != "" {
+						n.keys[i] = strings.ToUpper(k[:1]) + k[1:]
+					}
 				case 1:
 					n.keys[i] = "\x00" + k
 				default:
