@@ -11,6 +11,7 @@ cd "$root"
 dirs=(kubernetes applyconfigurations listers informers internal/jsondecode)
 for d in "${dirs[@]}"; do
   if [ -d "$d" ]; then
+    mkdir -p "$(dirname "$tmp/$d")"
     cp -R "$d" "$tmp/$d"
   fi
 done

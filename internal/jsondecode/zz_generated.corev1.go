@@ -5,7 +5,6 @@ package jsondecode
 import (
 	lex "github.com/kubeclient/client-go/internal/jsondecode/lex"
 	corev1 "k8s.io/api/core/v1"
-	resource "k8s.io/apimachinery/pkg/api/resource"
 	runtime "k8s.io/apimachinery/pkg/runtime"
 )
 
@@ -1545,9 +1544,9 @@ func decodeCorev1NodeStatus(l *lex.Lexer, v *corev1.NodeStatus) error {
 		case "addresses":
 			err = lex.Slice(l, &v.Addresses, decodeCorev1NodeAddress)
 		case "allocatable":
-			err = lex.Map(l, &v.Allocatable, func(l *lex.Lexer, v *resource.Quantity) error { return lex.Unmarshal(l, v) })
+			err = lex.Map(l, &v.Allocatable, lex.Quantity)
 		case "capacity":
-			err = lex.Map(l, &v.Capacity, func(l *lex.Lexer, v *resource.Quantity) error { return lex.Unmarshal(l, v) })
+			err = lex.Map(l, &v.Capacity, lex.Quantity)
 		case "conditions":
 			err = lex.Slice(l, &v.Conditions, decodeCorev1NodeCondition)
 		case "config":
@@ -1599,7 +1598,7 @@ func decodeCorev1PersistentVolumeSpec(l *lex.Lexer, v *corev1.PersistentVolumeSp
 		case "azureFile":
 			err = lex.Ptr(l, &v.PersistentVolumeSource.AzureFile, decodeCorev1AzureFilePersistentVolumeSource)
 		case "capacity":
-			err = lex.Map(l, &v.Capacity, func(l *lex.Lexer, v *resource.Quantity) error { return lex.Unmarshal(l, v) })
+			err = lex.Map(l, &v.Capacity, lex.Quantity)
 		case "cephfs":
 			err = lex.Ptr(l, &v.PersistentVolumeSource.CephFS, decodeCorev1CephFSPersistentVolumeSource)
 		case "cinder":
@@ -1743,9 +1742,9 @@ func decodeCorev1PersistentVolumeClaimStatus(l *lex.Lexer, v *corev1.PersistentV
 		case "allocatedResourceStatuses":
 			err = lex.Map(l, &v.AllocatedResourceStatuses, func(l *lex.Lexer, v *corev1.ClaimResourceStatus) error { return lex.String(l, v) })
 		case "allocatedResources":
-			err = lex.Map(l, &v.AllocatedResources, func(l *lex.Lexer, v *resource.Quantity) error { return lex.Unmarshal(l, v) })
+			err = lex.Map(l, &v.AllocatedResources, lex.Quantity)
 		case "capacity":
-			err = lex.Map(l, &v.Capacity, func(l *lex.Lexer, v *resource.Quantity) error { return lex.Unmarshal(l, v) })
+			err = lex.Map(l, &v.Capacity, lex.Quantity)
 		case "conditions":
 			err = lex.Slice(l, &v.Conditions, decodeCorev1PersistentVolumeClaimCondition)
 		case "currentVolumeAttributesClassName":
@@ -1819,7 +1818,7 @@ func decodeCorev1PodSpec(l *lex.Lexer, v *corev1.PodSpec) error {
 		case "os":
 			err = lex.Ptr(l, &v.OS, decodeCorev1PodOS)
 		case "overhead":
-			err = lex.Map(l, &v.Overhead, func(l *lex.Lexer, v *resource.Quantity) error { return lex.Unmarshal(l, v) })
+			err = lex.Map(l, &v.Overhead, lex.Quantity)
 		case "preemptionPolicy":
 			err = lex.Ptr(l, &v.PreemptionPolicy, func(l *lex.Lexer, v *corev1.PreemptionPolicy) error { return lex.String(l, v) })
 		case "priority":
@@ -1883,7 +1882,7 @@ func decodeCorev1PodStatus(l *lex.Lexer, v *corev1.PodStatus) error {
 		var err error
 		switch string(key) {
 		case "allocatedResources":
-			err = lex.Map(l, &v.AllocatedResources, func(l *lex.Lexer, v *resource.Quantity) error { return lex.Unmarshal(l, v) })
+			err = lex.Map(l, &v.AllocatedResources, lex.Quantity)
 		case "conditions":
 			err = lex.Slice(l, &v.Conditions, decodeCorev1PodCondition)
 		case "containerStatuses":
@@ -2031,7 +2030,7 @@ func decodeCorev1ResourceQuotaSpec(l *lex.Lexer, v *corev1.ResourceQuotaSpec) er
 		var err error
 		switch string(key) {
 		case "hard":
-			err = lex.Map(l, &v.Hard, func(l *lex.Lexer, v *resource.Quantity) error { return lex.Unmarshal(l, v) })
+			err = lex.Map(l, &v.Hard, lex.Quantity)
 		case "scopeSelector":
 			err = lex.Ptr(l, &v.ScopeSelector, decodeCorev1ScopeSelector)
 		case "scopes":
@@ -2057,9 +2056,9 @@ func decodeCorev1ResourceQuotaStatus(l *lex.Lexer, v *corev1.ResourceQuotaStatus
 		var err error
 		switch string(key) {
 		case "hard":
-			err = lex.Map(l, &v.Hard, func(l *lex.Lexer, v *resource.Quantity) error { return lex.Unmarshal(l, v) })
+			err = lex.Map(l, &v.Hard, lex.Quantity)
 		case "used":
-			err = lex.Map(l, &v.Used, func(l *lex.Lexer, v *resource.Quantity) error { return lex.Unmarshal(l, v) })
+			err = lex.Map(l, &v.Used, lex.Quantity)
 		default:
 			l.Skip()
 		}
@@ -2243,15 +2242,15 @@ func decodeCorev1LimitRangeItem(l *lex.Lexer, v *corev1.LimitRangeItem) error {
 		var err error
 		switch string(key) {
 		case "default":
-			err = lex.Map(l, &v.Default, func(l *lex.Lexer, v *resource.Quantity) error { return lex.Unmarshal(l, v) })
+			err = lex.Map(l, &v.Default, lex.Quantity)
 		case "defaultRequest":
-			err = lex.Map(l, &v.DefaultRequest, func(l *lex.Lexer, v *resource.Quantity) error { return lex.Unmarshal(l, v) })
+			err = lex.Map(l, &v.DefaultRequest, lex.Quantity)
 		case "max":
-			err = lex.Map(l, &v.Max, func(l *lex.Lexer, v *resource.Quantity) error { return lex.Unmarshal(l, v) })
+			err = lex.Map(l, &v.Max, lex.Quantity)
 		case "maxLimitRequestRatio":
-			err = lex.Map(l, &v.MaxLimitRequestRatio, func(l *lex.Lexer, v *resource.Quantity) error { return lex.Unmarshal(l, v) })
+			err = lex.Map(l, &v.MaxLimitRequestRatio, lex.Quantity)
 		case "min":
-			err = lex.Map(l, &v.Min, func(l *lex.Lexer, v *resource.Quantity) error { return lex.Unmarshal(l, v) })
+			err = lex.Map(l, &v.Min, lex.Quantity)
 		case "type":
 			err = lex.String(l, &v.Type)
 		default:
@@ -3357,9 +3356,9 @@ func decodeCorev1VolumeResourceRequirements(l *lex.Lexer, v *corev1.VolumeResour
 		var err error
 		switch string(key) {
 		case "limits":
-			err = lex.Map(l, &v.Limits, func(l *lex.Lexer, v *resource.Quantity) error { return lex.Unmarshal(l, v) })
+			err = lex.Map(l, &v.Limits, lex.Quantity)
 		case "requests":
-			err = lex.Map(l, &v.Requests, func(l *lex.Lexer, v *resource.Quantity) error { return lex.Unmarshal(l, v) })
+			err = lex.Map(l, &v.Requests, lex.Quantity)
 		default:
 			l.Skip()
 		}
@@ -3775,9 +3774,9 @@ func decodeCorev1ResourceRequirements(l *lex.Lexer, v *corev1.ResourceRequiremen
 		case "claims":
 			err = lex.Slice(l, &v.Claims, decodeCorev1ResourceClaim)
 		case "limits":
-			err = lex.Map(l, &v.Limits, func(l *lex.Lexer, v *resource.Quantity) error { return lex.Unmarshal(l, v) })
+			err = lex.Map(l, &v.Limits, lex.Quantity)
 		case "requests":
-			err = lex.Map(l, &v.Requests, func(l *lex.Lexer, v *resource.Quantity) error { return lex.Unmarshal(l, v) })
+			err = lex.Map(l, &v.Requests, lex.Quantity)
 		default:
 			l.Skip()
 		}
@@ -4071,7 +4070,7 @@ func decodeCorev1ContainerStatus(l *lex.Lexer, v *corev1.ContainerStatus) error 
 		var err error
 		switch string(key) {
 		case "allocatedResources":
-			err = lex.Map(l, &v.AllocatedResources, func(l *lex.Lexer, v *resource.Quantity) error { return lex.Unmarshal(l, v) })
+			err = lex.Map(l, &v.AllocatedResources, lex.Quantity)
 		case "allocatedResourcesStatus":
 			err = lex.Slice(l, &v.AllocatedResourcesStatus, decodeCorev1ResourceStatus)
 		case "containerID":
@@ -5289,7 +5288,7 @@ func decodeCorev1EmptyDirVolumeSource(l *lex.Lexer, v *corev1.EmptyDirVolumeSour
 		case "mode":
 			err = lex.Ptr(l, &v.Mode, func(l *lex.Lexer, v *int32) error { return lex.Int(l, v) })
 		case "sizeLimit":
-			err = lex.PtrUnmarshal(l, &v.SizeLimit)
+			err = lex.Ptr(l, &v.SizeLimit, lex.Quantity)
 		default:
 			l.Skip()
 		}
@@ -5797,7 +5796,7 @@ func decodeCorev1NodeAllocatableMappedResources(l *lex.Lexer, v *corev1.NodeAllo
 		case "name":
 			err = lex.String(l, &v.Name)
 		case "quantity":
-			err = lex.PtrUnmarshal(l, &v.Quantity)
+			err = lex.Ptr(l, &v.Quantity, lex.Quantity)
 		default:
 			l.Skip()
 		}
@@ -5821,9 +5820,9 @@ func decodeCorev1NodeAllocatableOverheadResources(l *lex.Lexer, v *corev1.NodeAl
 		case "name":
 			err = lex.String(l, &v.Name)
 		case "perContainer":
-			err = lex.PtrUnmarshal(l, &v.PerContainer)
+			err = lex.Ptr(l, &v.PerContainer, lex.Quantity)
 		case "perPod":
-			err = lex.PtrUnmarshal(l, &v.PerPod)
+			err = lex.Ptr(l, &v.PerPod, lex.Quantity)
 		default:
 			l.Skip()
 		}
@@ -6683,7 +6682,7 @@ func decodeCorev1ResourceFieldSelector(l *lex.Lexer, v *corev1.ResourceFieldSele
 		case "containerName":
 			err = lex.String(l, &v.ContainerName)
 		case "divisor":
-			err = lex.Unmarshal(l, &v.Divisor)
+			err = lex.Quantity(l, &v.Divisor)
 		case "resource":
 			err = lex.String(l, &v.Resource)
 		default:

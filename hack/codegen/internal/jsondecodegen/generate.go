@@ -43,6 +43,7 @@ var uniqueStrings = map[string]bool{
 var wellKnown = map[string]string{
 	"k8s.io/apimachinery/pkg/apis/meta/v1.Time":       "Time",
 	"k8s.io/apimachinery/pkg/apis/meta/v1.MicroTime":  "MicroTime",
+	"k8s.io/apimachinery/pkg/api/resource.Quantity":   "Quantity",
 	"k8s.io/apimachinery/pkg/util/intstr.IntOrString": "IntOrString",
 }
 
