@@ -1,6 +1,10 @@
 package lex
 
-import kjson "sigs.k8s.io/json"
+import (
+	"sync"
+
+	kjson "sigs.k8s.io/json"
+)
 
 // Unmarshaler is encoding/json's Unmarshaler.
 type Unmarshaler interface {
@@ -138,8 +142,24 @@ func Top[T any](data []byte, v *T, dec func(*Lexer, *T) error) error {
 	if v == nil {
 		return ErrMismatch
 	}
-	if err := Validate(data); err != nil {
+	l := lexers.Get().(*Lexer)
+	defer l.release()
+	if err := validate(data, &l.spans); err != nil {
 		return err
 	}
-	return dec(New(data, Default), v)
+	l.data, l.Interner = data, Default
+	return dec(l, v)
+}
+
+// lexers recycles lexers and their container records between documents.
+var lexers = sync.Pool{New: func() any { return &Lexer{spans: make([]span, 0, 64)} }}
+
+// release returns l to the pool, dropping its reference to the document.
+func (l *Lexer) release() {
+	if cap(l.spans) > 1<<16 {
+		return // leave a huge document's records to the collector
+	}
+	l.data, l.pos, l.next, l.spans = nil, 0, 0, l.spans[:0]
+	l.scratch = l.scratch[:0]
+	lexers.Put(l)
 }

@@ -21,6 +21,24 @@ type Lexer struct {
 	scratch []byte
 	// Interner, when set, shares the strings the decoders intern.
 	Interner *Interner
+	// spans are the document's containers as validation recorded them;
+	// next is the first one not behind pos. Reads only move forward, so
+	// finding a container's record is amortized constant time. A lexer
+	// made by New has none and scans instead.
+	spans []span
+	next  int
+}
+
+// containerAt returns the record of the object or array starting at pos,
+// or nil when the lexer has no records.
+func (l *Lexer) containerAt(pos int) *span {
+	if l.spans == nil {
+		return nil
+	}
+	for l.spans[l.next].start < pos {
+		l.next++
+	}
+	return &l.spans[l.next]
 }
 
 // New returns a lexer over data, which must have passed Validate.
@@ -131,6 +149,10 @@ func (l *Lexer) Skip() {
 	case '"':
 		l.rawString()
 	case '{', '[':
+		if sp := l.containerAt(l.pos); sp != nil {
+			l.pos = sp.end
+			return
+		}
 		depth := 0
 		i := l.pos
 		for {
@@ -179,6 +201,9 @@ func (l *Lexer) Raw() []byte {
 // countElements returns the number of elements of the array starting at
 // the current position (after whitespace) without consuming it.
 func (l *Lexer) countElements() int {
+	if sp := l.containerAt(l.pos); sp != nil {
+		return sp.n
+	}
 	save := l.pos
 	l.OpenArray()
 	n := 0
@@ -186,8 +211,6 @@ func (l *Lexer) countElements() int {
 		l.Skip()
 		n++
 	}
-	// More consumed the first element's absence too: an empty array
-	// makes the loop above see ']' at once.
 	l.pos = save
 	return n
 }

@@ -1,6 +1,9 @@
 package lex
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"math/bits"
+)
 
 // The string scanners look at eight bytes at a time: a word with none of
 // the bytes they stop at is skipped whole (the classic "has zero byte"
@@ -29,8 +32,8 @@ func plainLen(d []byte, i int) int {
 	start := i
 	for i+8 <= len(d) {
 		w := binary.LittleEndian.Uint64(d[i:])
-		if hasByte(w, '"')|hasByte(w, '\\')|(w&highs) != 0 {
-			break
+		if m := hasByte(w, '"') | hasByte(w, '\\') | (w & highs); m != 0 {
+			return i + bits.TrailingZeros64(m)/8 - start
 		}
 		i += 8
 	}
@@ -51,8 +54,8 @@ func validLen(d []byte, i int) int {
 	start := i
 	for i+8 <= len(d) {
 		w := binary.LittleEndian.Uint64(d[i:])
-		if hasByte(w, '"')|hasByte(w, '\\')|hasLess(w, 0x20) != 0 {
-			break
+		if m := hasByte(w, '"') | hasByte(w, '\\') | hasLess(w, 0x20); m != 0 {
+			return i + bits.TrailingZeros64(m)/8 - start
 		}
 		i += 8
 	}

@@ -13,7 +13,12 @@ const maxDepth = 10000
 // optional whitespace, accepting what encoding/json's scanner accepts and
 // nothing more.
 func Validate(data []byte) error {
-	v := validator{data: data}
+	return validate(data, nil)
+}
+
+// validate is Validate recording the containers into spans when not nil.
+func validate(data []byte, spans *[]span) error {
+	v := validator{data: data, spans: spans}
 	v.ws()
 	if !v.value(0) {
 		return ErrSyntax
@@ -28,6 +33,32 @@ func Validate(data []byte) error {
 type validator struct {
 	data []byte
 	pos  int
+	// spans, when not nil, receives every object and array in document
+	// order, so the lexer can skip and size them without rescanning.
+	spans *[]span
+}
+
+// span is one object or array of a validated document: where it starts
+// and ends (one past the closing bracket), and its member count.
+type span struct {
+	start, end, n int
+}
+
+// open records the container starting at v.pos and returns its index.
+func (v *validator) open() int {
+	if v.spans == nil {
+		return -1
+	}
+	*v.spans = append(*v.spans, span{start: v.pos})
+	return len(*v.spans) - 1
+}
+
+// close completes the record of container i, which ended just before
+// v.pos and had n members.
+func (v *validator) close(i, n int) {
+	if i >= 0 {
+		(*v.spans)[i].end, (*v.spans)[i].n = v.pos, n
+	}
 }
 
 func (v *validator) ws() {
@@ -73,13 +104,15 @@ func (v *validator) object(depth int) bool {
 	if depth > maxDepth {
 		return false
 	}
+	rec := v.open()
 	v.pos++ // '{'
 	v.ws()
 	if v.pos < len(v.data) && v.data[v.pos] == '}' {
 		v.pos++
+		v.close(rec, 0)
 		return true
 	}
-	for {
+	for n := 1; ; n++ {
 		if v.pos >= len(v.data) || v.data[v.pos] != '"' || !v.str() {
 			return false
 		}
@@ -102,6 +135,7 @@ func (v *validator) object(depth int) bool {
 			v.ws()
 		case '}':
 			v.pos++
+			v.close(rec, n)
 			return true
 		default:
 			return false
@@ -113,13 +147,15 @@ func (v *validator) array(depth int) bool {
 	if depth > maxDepth {
 		return false
 	}
+	rec := v.open()
 	v.pos++ // '['
 	v.ws()
 	if v.pos < len(v.data) && v.data[v.pos] == ']' {
 		v.pos++
+		v.close(rec, 0)
 		return true
 	}
-	for {
+	for n := 1; ; n++ {
 		if !v.value(depth) {
 			return false
 		}
@@ -133,6 +169,7 @@ func (v *validator) array(depth int) bool {
 			v.ws()
 		case ']':
 			v.pos++
+			v.close(rec, n)
 			return true
 		default:
 			return false
