@@ -1,8 +1,8 @@
 package lex
 
 import (
-	"unicode/utf8"
 	"unicode/utf16"
+	"unicode/utf8"
 )
 
 // appendUnquoted appends the string the JSON string body raw (validated,
