@@ -6,6 +6,7 @@ import (
 	"math/rand"
 	"os"
 	"reflect"
+	"strconv"
 	"testing"
 
 	"k8s.io/apimachinery/pkg/runtime"
@@ -13,12 +14,17 @@ import (
 )
 
 // rounds is the number of random objects per type: a few in a normal run,
-// many with KUBECLIENT_FUZZ_LONG=1.
+// 200 with KUBECLIENT_FUZZ_LONG=1, or the number KUBECLIENT_FUZZ_LONG
+// gives when it is larger.
 func rounds() int {
-	if os.Getenv("KUBECLIENT_FUZZ_LONG") != "" {
-		return 400
+	long := os.Getenv("KUBECLIENT_FUZZ_LONG")
+	if long == "" {
+		return 2
 	}
-	return 2
+	if n, err := strconv.Atoi(long); err == nil && n > 1 {
+		return n
+	}
+	return 200
 }
 
 func newOf(obj runtime.Object) runtime.Object {
