@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/kubeclient/client-go/hack/codegen/internal/model"
 )
@@ -146,4 +147,46 @@ func (g *generator) lookup(ref *model.TypeRef) *model.Type {
 		ref = t.Underlying
 	}
 	return nil
+}
+
+// unusualTags reports whether t or a struct it embeds has a field with the
+// ",string" option or a json name encoding/json rejects (and so replaces
+// by the Go name): rules the generated decoders do not implement.
+func (g *generator) unusualTags(t *model.Type, depth int) bool {
+	if depth > 8 {
+		return true
+	}
+	for _, f := range t.Fields {
+		tag, ok := reflect.StructTag(f.Tag).Lookup("json")
+		if !ok {
+			tag = ""
+		}
+		name, opts, _ := strings.Cut(tag, ",")
+		for _, o := range strings.Split(opts, ",") {
+			if o == "string" {
+				return true
+			}
+		}
+		if !validTagName(name) {
+			return true
+		}
+		if f.Embedded && name == "" {
+			if et := g.embeddedStruct(f.Type); et != nil && g.unusualTags(et, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// validTagName is encoding/json's test for a usable json tag name.
+func validTagName(s string) bool {
+	for _, c := range s {
+		switch {
+		case strings.ContainsRune("!#$%&()*+-./:;<=>?@[]^_{|}~ ", c):
+		case !unicode.IsLetter(c) && !unicode.IsDigit(c):
+			return false
+		}
+	}
+	return true
 }

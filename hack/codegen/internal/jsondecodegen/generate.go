@@ -180,6 +180,12 @@ func (g *generator) structDecoder(t *model.Type) {
 	f := g.f
 	lex := f.Import(g.opts.RuntimePath)
 	f.Printf("func %s(l *%s.Lexer, v *%s) error {\n", funcName(t), lex, g.typeName(t))
+	if g.unusualTags(t, 0) {
+		// Leave ",string" fields and tag names encoding/json would
+		// ignore to the reference, on the whole struct's value.
+		f.Printf("\treturn %s.Fallback(l, v)\n}\n\n", lex)
+		return
+	}
 	f.Printf("\tif ok, err := l.OpenStruct(); !ok {\n\t\treturn err\n\t}\n")
 	f.Printf("\tfor {\n\t\tkey, ok := l.Key()\n\t\tif !ok {\n\t\t\treturn nil\n\t\t}\n\t\tvar err error\n\t\tswitch string(key) {\n")
 	for _, jf := range g.fieldsOf(t) {

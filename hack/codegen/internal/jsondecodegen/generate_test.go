@@ -116,3 +116,28 @@ func TestGeneratedCalls(t *testing.T) {
 		t.Errorf("unique string field: %s", got)
 	}
 }
+
+// TestUnusualTagsLeaveTheStructToTheReference checks that a struct with a
+// ",string" field or a tag name encoding/json rejects is decoded whole by
+// the reference decoder.
+func TestUnusualTagsLeaveTheStructToTheReference(t *testing.T) {
+	quoted := &model.Type{Name: "Quoted", Kind: model.KindStruct, Fields: []*model.Field{field("N", builtin("int64"), `json:"n,string"`)}}
+	odd := &model.Type{Name: "Odd", Kind: model.KindStruct, Fields: []*model.Field{field("N", builtin("int64"), `json:"a\"b"`)}}
+	outer := &model.Type{Name: "Outer", Kind: model.KindStruct, Fields: []*model.Field{embedded("Quoted", named("Quoted"), ``)}}
+	plain := &model.Type{Name: "Plain", Kind: model.KindStruct, Fields: []*model.Field{field("N", builtin("int64"), `json:"n-1.x,omitempty"`)}}
+	u, _ := universe(quoted, odd, outer, plain)
+	for _, c := range []struct {
+		t        *model.Type
+		fallback bool
+	}{{quoted, true}, {odd, true}, {outer, true}, {plain, false}} {
+		g := &generator{u: u, opts: Options{RuntimePath: "example.com/lex", Package: "internal/x"}, queued: map[*model.Type]bool{}, files: map[string]*gofile.File{}}
+		g.structDecoder(c.t)
+		src, err := g.files["example.com/api/v1"].Bytes()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(string(src), "return lex.Fallback(l, v)"); got != c.fallback {
+			t.Errorf("%s: whole-struct fallback %v, want %v\n%s", c.t.Name, got, c.fallback, src)
+		}
+	}
+}
