@@ -1,6 +1,8 @@
 package jsondecode
 
 import (
+	"bytes"
+	"fmt"
 	"os"
 	"syscall"
 	"testing"
@@ -41,6 +43,44 @@ func BenchmarkDecodePod(b *testing.B) {
 		}
 		reportCPU(b, start)
 	})
+}
+
+// BenchmarkDecodePodList decodes a list of 200 such pods.
+func BenchmarkDecodePodList(b *testing.B) {
+	pod, err := os.ReadFile("testdata/pod.json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	var buf bytes.Buffer
+	buf.WriteString(`{"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"48213400"},"items":[`)
+	for i := range 200 {
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		buf.Write(bytes.Replace(pod, []byte("x2k9q"), fmt.Appendf(nil, "%05d", i), 1))
+	}
+	buf.WriteString(`]}`)
+	data := buf.Bytes()
+	for _, c := range []struct {
+		name   string
+		decode func([]byte, *corev1.PodList) error
+	}{
+		{"reference", func(d []byte, l *corev1.PodList) error { return reference(d, l) }},
+		{"into", func(d []byte, l *corev1.PodList) error { _, err := Into(d, l); return err }},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			start := cpuTime()
+			for b.Loop() {
+				var list corev1.PodList
+				if err := c.decode(data, &list); err != nil || len(list.Items) != 200 {
+					b.Fatal(err)
+				}
+			}
+			reportCPU(b, start)
+		})
+	}
 }
 
 // cpuTime is the process's user and system CPU time: on a shared machine
