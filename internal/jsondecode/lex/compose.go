@@ -118,7 +118,11 @@ func Map[K ~string, V any, M ~map[K]V](l *Lexer, m *M, dec func(*Lexer, *V) erro
 		return ErrMismatch
 	}
 	if *m == nil {
-		*m = M{}
+		n := 0
+		if sp := l.containerAt(l.pos); sp != nil {
+			n = sp.n
+		}
+		*m = make(M, n)
 	}
 	mm := *m
 	l.OpenObject()
