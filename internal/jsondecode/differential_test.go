@@ -102,7 +102,7 @@ func TestIntoMatchesReferenceOnMutatedInput(t *testing.T) {
 				doc := mustParseNode(data)
 				prev := newOf(proto)
 				newFiller(int64(round)).Fill(prev)
-				for range 2 * rounds() {
+				for range 4 {
 					m := mutate(r, doc)
 					check(t, []byte(m), newOf(proto))
 					check(t, []byte(m), prev)
