@@ -108,7 +108,7 @@ func decodeCorev1ConfigMap(l *lex.Lexer, v *corev1.ConfigMap) error {
 		case "binaryData":
 			err = lex.Map(l, &v.BinaryData, func(l *lex.Lexer, v *[]byte) error { return lex.Bytes(l, v) })
 		case "data":
-			err = lex.Map(l, &v.Data, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = lex.StringMap(l, &v.Data)
 		case "immutable":
 			err = lex.Ptr(l, &v.Immutable, func(l *lex.Lexer, v *bool) error { return lex.Bool(l, v) })
 		case "kind":
@@ -1114,7 +1114,7 @@ func decodeCorev1Secret(l *lex.Lexer, v *corev1.Secret) error {
 		case "metadata":
 			err = decodeMetav1ObjectMeta(l, &v.ObjectMeta)
 		case "stringData":
-			err = lex.Map(l, &v.StringData, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = lex.StringMap(l, &v.StringData)
 		case "type":
 			err = lex.String(l, &v.Type)
 		default:
@@ -1740,7 +1740,7 @@ func decodeCorev1PersistentVolumeClaimStatus(l *lex.Lexer, v *corev1.PersistentV
 		case "accessModes":
 			err = lex.Slice(l, &v.AccessModes, func(l *lex.Lexer, v *corev1.PersistentVolumeAccessMode) error { return lex.String(l, v) })
 		case "allocatedResourceStatuses":
-			err = lex.Map(l, &v.AllocatedResourceStatuses, func(l *lex.Lexer, v *corev1.ClaimResourceStatus) error { return lex.String(l, v) })
+			err = lex.StringMap(l, &v.AllocatedResourceStatuses)
 		case "allocatedResources":
 			err = lex.Map(l, &v.AllocatedResources, lex.Quantity)
 		case "capacity":
@@ -1814,7 +1814,7 @@ func decodeCorev1PodSpec(l *lex.Lexer, v *corev1.PodSpec) error {
 		case "nodeName":
 			err = lex.String(l, &v.NodeName)
 		case "nodeSelector":
-			err = lex.Map(l, &v.NodeSelector, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = lex.StringMap(l, &v.NodeSelector)
 		case "os":
 			err = lex.Ptr(l, &v.OS, decodeCorev1PodOS)
 		case "overhead":
@@ -1974,7 +1974,7 @@ func decodeCorev1ReplicationControllerSpec(l *lex.Lexer, v *corev1.ReplicationCo
 		case "replicas":
 			err = lex.Ptr(l, &v.Replicas, func(l *lex.Lexer, v *int32) error { return lex.Int(l, v) })
 		case "selector":
-			err = lex.Map(l, &v.Selector, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = lex.StringMap(l, &v.Selector)
 		case "template":
 			err = lex.Ptr(l, &v.Template, decodeCorev1PodTemplateSpec)
 		default:
@@ -2110,7 +2110,7 @@ func decodeCorev1ServiceSpec(l *lex.Lexer, v *corev1.ServiceSpec) error {
 		case "publishNotReadyAddresses":
 			err = lex.Bool(l, &v.PublishNotReadyAddresses)
 		case "selector":
-			err = lex.Map(l, &v.Selector, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = lex.StringMap(l, &v.Selector)
 		case "sessionAffinity":
 			err = lex.String(l, &v.SessionAffinity)
 		case "sessionAffinityConfig":
@@ -2784,7 +2784,7 @@ func decodeCorev1CSIPersistentVolumeSource(l *lex.Lexer, v *corev1.CSIPersistent
 		case "readOnly":
 			err = lex.Bool(l, &v.ReadOnly)
 		case "volumeAttributes":
-			err = lex.Map(l, &v.VolumeAttributes, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = lex.StringMap(l, &v.VolumeAttributes)
 		case "volumeHandle":
 			err = lex.String(l, &v.VolumeHandle)
 		default:
@@ -2842,7 +2842,7 @@ func decodeCorev1FlexPersistentVolumeSource(l *lex.Lexer, v *corev1.FlexPersiste
 		case "fsType":
 			err = lex.String(l, &v.FSType)
 		case "options":
-			err = lex.Map(l, &v.Options, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = lex.StringMap(l, &v.Options)
 		case "readOnly":
 			err = lex.Bool(l, &v.ReadOnly)
 		case "secretRef":
@@ -5236,7 +5236,7 @@ func decodeCorev1CSIVolumeSource(l *lex.Lexer, v *corev1.CSIVolumeSource) error 
 		case "readOnly":
 			err = lex.Ptr(l, &v.ReadOnly, func(l *lex.Lexer, v *bool) error { return lex.Bool(l, v) })
 		case "volumeAttributes":
-			err = lex.Map(l, &v.VolumeAttributes, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = lex.StringMap(l, &v.VolumeAttributes)
 		default:
 			l.Skip()
 		}
@@ -5336,7 +5336,7 @@ func decodeCorev1FlexVolumeSource(l *lex.Lexer, v *corev1.FlexVolumeSource) erro
 		case "fsType":
 			err = lex.String(l, &v.FSType)
 		case "options":
-			err = lex.Map(l, &v.Options, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = lex.StringMap(l, &v.Options)
 		case "readOnly":
 			err = lex.Bool(l, &v.ReadOnly)
 		case "secretRef":
@@ -6872,7 +6872,7 @@ func decodeCorev1PodCertificateProjection(l *lex.Lexer, v *corev1.PodCertificate
 		case "user":
 			err = lex.Ptr(l, &v.User, func(l *lex.Lexer, v *int64) error { return lex.Int(l, v) })
 		case "userAnnotations":
-			err = lex.Map(l, &v.UserAnnotations, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = lex.StringMap(l, &v.UserAnnotations)
 		default:
 			l.Skip()
 		}

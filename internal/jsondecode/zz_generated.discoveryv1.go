@@ -84,7 +84,7 @@ func decodeDiscoveryv1Endpoint(l *lex.Lexer, v *discoveryv1.Endpoint) error {
 		case "conditions":
 			err = decodeDiscoveryv1EndpointConditions(l, &v.Conditions)
 		case "deprecatedTopology":
-			err = lex.Map(l, &v.DeprecatedTopology, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = lex.StringMap(l, &v.DeprecatedTopology)
 		case "hints":
 			err = lex.Ptr(l, &v.Hints, decodeDiscoveryv1EndpointHints)
 		case "hostname":

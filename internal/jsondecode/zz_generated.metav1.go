@@ -192,7 +192,7 @@ func decodeMetav1ObjectMeta(l *lex.Lexer, v *metav1.ObjectMeta) error {
 		var err error
 		switch string(key) {
 		case "annotations":
-			err = lex.Map(l, &v.Annotations, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = lex.StringMap(l, &v.Annotations)
 		case "creationTimestamp":
 			err = lex.Time(l, &v.CreationTimestamp)
 		case "deletionGracePeriodSeconds":
@@ -206,7 +206,7 @@ func decodeMetav1ObjectMeta(l *lex.Lexer, v *metav1.ObjectMeta) error {
 		case "generation":
 			err = lex.Int(l, &v.Generation)
 		case "labels":
-			err = lex.Map(l, &v.Labels, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = lex.StringMap(l, &v.Labels)
 		case "managedFields":
 			err = lex.Slice(l, &v.ManagedFields, decodeMetav1ManagedFieldsEntry)
 		case "name":
@@ -450,7 +450,7 @@ func decodeMetav1LabelSelector(l *lex.Lexer, v *metav1.LabelSelector) error {
 		case "matchExpressions":
 			err = lex.Slice(l, &v.MatchExpressions, decodeMetav1LabelSelectorRequirement)
 		case "matchLabels":
-			err = lex.Map(l, &v.MatchLabels, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = lex.StringMap(l, &v.MatchLabels)
 		default:
 			l.Skip()
 		}

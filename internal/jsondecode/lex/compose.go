@@ -126,17 +126,61 @@ func Map[K ~string, V any, M ~map[K]V](l *Lexer, m *M, dec func(*Lexer, *V) erro
 	}
 	mm := *m
 	l.OpenObject()
+	// One element buffer per map: dec is a function value, so what it
+	// is handed escapes.
+	e := new(V)
+	var zero V
 	for {
 		key, ok := l.Key()
 		if !ok {
 			return nil
 		}
 		k := K(l.Interner.String(key))
-		var e V
-		if err := dec(l, &e); err != nil {
+		*e = zero
+		if err := dec(l, e); err != nil {
 			return err
 		}
-		mm[k] = e
+		mm[k] = *e
+	}
+}
+
+// StringMap is Map for string values (labels, annotations, selectors),
+// interning keys and values, without a per-map element buffer.
+func StringMap[K ~string, V ~string, M ~map[K]V](l *Lexer, m *M) error {
+	switch l.Next() {
+	case '{':
+	case 'n':
+		l.SkipNull()
+		*m = nil
+		return nil
+	default:
+		return ErrMismatch
+	}
+	if *m == nil {
+		n := 0
+		if sp := l.containerAt(l.pos); sp != nil {
+			n = sp.n
+		}
+		*m = make(M, n)
+	}
+	mm := *m
+	l.OpenObject()
+	for {
+		key, ok := l.Key()
+		if !ok {
+			return nil
+		}
+		k := K(l.Interner.String(key))
+		switch l.Next() {
+		case '"':
+			mm[k] = V(l.Interner.String(l.str()))
+		case 'n':
+			// A fresh zero value, as the reference stores for null.
+			l.SkipNull()
+			mm[k] = ""
+		default:
+			return ErrMismatch
+		}
 	}
 }
 

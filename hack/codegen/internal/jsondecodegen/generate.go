@@ -269,6 +269,9 @@ func (g *generator) call(ref *model.TypeRef, target string, intern bool) string 
 		if !g.isStringKind(ref.Key) || g.isFallback(ref.Elem) {
 			return fallback
 		}
+		if g.isStringKind(ref.Elem) && !g.hasUnmarshalJSON(ref.Elem) {
+			return fmt.Sprintf("%s.StringMap(l, %s)", lex, target)
+		}
 		return fmt.Sprintf("%s.Map(l, %s, %s)", lex, target, g.elemFunc(ref.Elem, intern))
 	}
 	return fallback
@@ -299,6 +302,16 @@ func builtinReader(name string, intern bool) string {
 // reference decoder.
 func (g *generator) isFallback(ref *model.TypeRef) bool {
 	return strings.HasPrefix(g.call(ref, "nil", true), g.f.Import(g.opts.RuntimePath)+".Fallback(")
+}
+
+// hasUnmarshalJSON reports whether a named ref decodes itself.
+func (g *generator) hasUnmarshalJSON(ref *model.TypeRef) bool {
+	t := g.lookup(ref)
+	if t == nil {
+		return false
+	}
+	has, unknown := g.hasMethod(t, "UnmarshalJSON", 0)
+	return has || unknown
 }
 
 // isByteLike reports a named type with byte kind, whose slices the
