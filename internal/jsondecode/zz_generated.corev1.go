@@ -1544,9 +1544,9 @@ func decodeCorev1NodeStatus(l *lex.Lexer, v *corev1.NodeStatus) error {
 		case "addresses":
 			err = lex.Slice(l, &v.Addresses, decodeCorev1NodeAddress)
 		case "allocatable":
-			err = lex.Map(l, &v.Allocatable, lex.Quantity)
+			err = lex.QuantityMap(l, &v.Allocatable)
 		case "capacity":
-			err = lex.Map(l, &v.Capacity, lex.Quantity)
+			err = lex.QuantityMap(l, &v.Capacity)
 		case "conditions":
 			err = lex.Slice(l, &v.Conditions, decodeCorev1NodeCondition)
 		case "config":
@@ -1598,7 +1598,7 @@ func decodeCorev1PersistentVolumeSpec(l *lex.Lexer, v *corev1.PersistentVolumeSp
 		case "azureFile":
 			err = lex.Ptr(l, &v.PersistentVolumeSource.AzureFile, decodeCorev1AzureFilePersistentVolumeSource)
 		case "capacity":
-			err = lex.Map(l, &v.Capacity, lex.Quantity)
+			err = lex.QuantityMap(l, &v.Capacity)
 		case "cephfs":
 			err = lex.Ptr(l, &v.PersistentVolumeSource.CephFS, decodeCorev1CephFSPersistentVolumeSource)
 		case "cinder":
@@ -1742,9 +1742,9 @@ func decodeCorev1PersistentVolumeClaimStatus(l *lex.Lexer, v *corev1.PersistentV
 		case "allocatedResourceStatuses":
 			err = lex.StringMap(l, &v.AllocatedResourceStatuses)
 		case "allocatedResources":
-			err = lex.Map(l, &v.AllocatedResources, lex.Quantity)
+			err = lex.QuantityMap(l, &v.AllocatedResources)
 		case "capacity":
-			err = lex.Map(l, &v.Capacity, lex.Quantity)
+			err = lex.QuantityMap(l, &v.Capacity)
 		case "conditions":
 			err = lex.Slice(l, &v.Conditions, decodeCorev1PersistentVolumeClaimCondition)
 		case "currentVolumeAttributesClassName":
@@ -1818,7 +1818,7 @@ func decodeCorev1PodSpec(l *lex.Lexer, v *corev1.PodSpec) error {
 		case "os":
 			err = lex.Ptr(l, &v.OS, decodeCorev1PodOS)
 		case "overhead":
-			err = lex.Map(l, &v.Overhead, lex.Quantity)
+			err = lex.QuantityMap(l, &v.Overhead)
 		case "preemptionPolicy":
 			err = lex.Ptr(l, &v.PreemptionPolicy, func(l *lex.Lexer, v *corev1.PreemptionPolicy) error { return lex.String(l, v) })
 		case "priority":
@@ -1882,7 +1882,7 @@ func decodeCorev1PodStatus(l *lex.Lexer, v *corev1.PodStatus) error {
 		var err error
 		switch string(key) {
 		case "allocatedResources":
-			err = lex.Map(l, &v.AllocatedResources, lex.Quantity)
+			err = lex.QuantityMap(l, &v.AllocatedResources)
 		case "conditions":
 			err = lex.Slice(l, &v.Conditions, decodeCorev1PodCondition)
 		case "containerStatuses":
@@ -2030,7 +2030,7 @@ func decodeCorev1ResourceQuotaSpec(l *lex.Lexer, v *corev1.ResourceQuotaSpec) er
 		var err error
 		switch string(key) {
 		case "hard":
-			err = lex.Map(l, &v.Hard, lex.Quantity)
+			err = lex.QuantityMap(l, &v.Hard)
 		case "scopeSelector":
 			err = lex.Ptr(l, &v.ScopeSelector, decodeCorev1ScopeSelector)
 		case "scopes":
@@ -2056,9 +2056,9 @@ func decodeCorev1ResourceQuotaStatus(l *lex.Lexer, v *corev1.ResourceQuotaStatus
 		var err error
 		switch string(key) {
 		case "hard":
-			err = lex.Map(l, &v.Hard, lex.Quantity)
+			err = lex.QuantityMap(l, &v.Hard)
 		case "used":
-			err = lex.Map(l, &v.Used, lex.Quantity)
+			err = lex.QuantityMap(l, &v.Used)
 		default:
 			l.Skip()
 		}
@@ -2242,15 +2242,15 @@ func decodeCorev1LimitRangeItem(l *lex.Lexer, v *corev1.LimitRangeItem) error {
 		var err error
 		switch string(key) {
 		case "default":
-			err = lex.Map(l, &v.Default, lex.Quantity)
+			err = lex.QuantityMap(l, &v.Default)
 		case "defaultRequest":
-			err = lex.Map(l, &v.DefaultRequest, lex.Quantity)
+			err = lex.QuantityMap(l, &v.DefaultRequest)
 		case "max":
-			err = lex.Map(l, &v.Max, lex.Quantity)
+			err = lex.QuantityMap(l, &v.Max)
 		case "maxLimitRequestRatio":
-			err = lex.Map(l, &v.MaxLimitRequestRatio, lex.Quantity)
+			err = lex.QuantityMap(l, &v.MaxLimitRequestRatio)
 		case "min":
-			err = lex.Map(l, &v.Min, lex.Quantity)
+			err = lex.QuantityMap(l, &v.Min)
 		case "type":
 			err = lex.String(l, &v.Type)
 		default:
@@ -3356,9 +3356,9 @@ func decodeCorev1VolumeResourceRequirements(l *lex.Lexer, v *corev1.VolumeResour
 		var err error
 		switch string(key) {
 		case "limits":
-			err = lex.Map(l, &v.Limits, lex.Quantity)
+			err = lex.QuantityMap(l, &v.Limits)
 		case "requests":
-			err = lex.Map(l, &v.Requests, lex.Quantity)
+			err = lex.QuantityMap(l, &v.Requests)
 		default:
 			l.Skip()
 		}
@@ -3774,9 +3774,9 @@ func decodeCorev1ResourceRequirements(l *lex.Lexer, v *corev1.ResourceRequiremen
 		case "claims":
 			err = lex.Slice(l, &v.Claims, decodeCorev1ResourceClaim)
 		case "limits":
-			err = lex.Map(l, &v.Limits, lex.Quantity)
+			err = lex.QuantityMap(l, &v.Limits)
 		case "requests":
-			err = lex.Map(l, &v.Requests, lex.Quantity)
+			err = lex.QuantityMap(l, &v.Requests)
 		default:
 			l.Skip()
 		}
@@ -4070,7 +4070,7 @@ func decodeCorev1ContainerStatus(l *lex.Lexer, v *corev1.ContainerStatus) error 
 		var err error
 		switch string(key) {
 		case "allocatedResources":
-			err = lex.Map(l, &v.AllocatedResources, lex.Quantity)
+			err = lex.QuantityMap(l, &v.AllocatedResources)
 		case "allocatedResourcesStatus":
 			err = lex.Slice(l, &v.AllocatedResourcesStatus, decodeCorev1ResourceStatus)
 		case "containerID":

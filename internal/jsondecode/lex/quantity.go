@@ -75,3 +75,38 @@ func int64Backed(q resource.Quantity) bool {
 	dec := d.FieldByName("Dec")
 	return dec.IsValid() && dec.Kind() == reflect.Pointer && dec.IsNil()
 }
+
+// QuantityMap is Map for quantity values (resource lists): the element
+// decodes in a local value instead of an escaping buffer.
+func QuantityMap[K ~string, M ~map[K]resource.Quantity](l *Lexer, m *M) error {
+	switch l.Next() {
+	case '{':
+	case 'n':
+		l.SkipNull()
+		*m = nil
+		return nil
+	default:
+		return ErrMismatch
+	}
+	if *m == nil {
+		n := 0
+		if sp := l.containerAt(l.pos); sp != nil {
+			n = sp.n
+		}
+		*m = make(M, n)
+	}
+	mm := *m
+	l.OpenObject()
+	for {
+		key, ok := l.Key()
+		if !ok {
+			return nil
+		}
+		k := K(l.Interner.String(key))
+		var q resource.Quantity
+		if err := Quantity(l, &q); err != nil {
+			return err
+		}
+		mm[k] = q
+	}
+}

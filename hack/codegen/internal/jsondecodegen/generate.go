@@ -269,6 +269,9 @@ func (g *generator) call(ref *model.TypeRef, target string, intern bool) string 
 		if !g.isStringKind(ref.Key) || g.isFallback(ref.Elem) {
 			return fallback
 		}
+		if t := g.lookup(ref.Elem); t != nil && t.Package.Path+"."+t.Name == "k8s.io/apimachinery/pkg/api/resource.Quantity" {
+			return fmt.Sprintf("%s.QuantityMap(l, %s)", lex, target)
+		}
 		if g.isStringKind(ref.Elem) && !g.hasUnmarshalJSON(ref.Elem) {
 			return fmt.Sprintf("%s.StringMap(l, %s)", lex, target)
 		}
