@@ -19,6 +19,9 @@ import (
 func rounds() int {
 	long := os.Getenv("KUBECLIENT_FUZZ_LONG")
 	if long == "" {
+		if raceDetector {
+			return 1
+		}
 		return 2
 	}
 	if n, err := strconv.Atoi(long); err == nil && n > 1 {
