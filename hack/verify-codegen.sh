@@ -8,9 +8,10 @@ trap 'rm -rf "$tmp"' EXIT
 cd "$root"
 # Trees the generator writes. Hand-written files in them are copied along so
 # that the generator sees the same expansions as in the checkout.
-dirs=(kubernetes applyconfigurations listers informers)
+dirs=(kubernetes applyconfigurations listers informers internal/jsondecode)
 for d in "${dirs[@]}"; do
   if [ -d "$d" ]; then
+    mkdir -p "$(dirname "$tmp/$d")"
     cp -R "$d" "$tmp/$d"
   fi
 done

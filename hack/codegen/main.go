@@ -38,6 +38,7 @@ import (
 	"github.com/kubeclient/client-go/hack/codegen/internal/fakegen"
 	"github.com/kubeclient/client-go/hack/codegen/internal/gofile"
 	"github.com/kubeclient/client-go/hack/codegen/internal/informergen"
+	"github.com/kubeclient/client-go/hack/codegen/internal/jsondecodegen"
 	"github.com/kubeclient/client-go/hack/codegen/internal/layout"
 	"github.com/kubeclient/client-go/hack/codegen/internal/listergen"
 	"github.com/kubeclient/client-go/hack/codegen/internal/model"
@@ -61,6 +62,8 @@ func main() {
 		clean       = flag.Bool("clean", false, "remove stale generated files from the output packages")
 		verbose     = flag.Bool("v", false, "print timings")
 		deepcopy    = flag.Bool("deepcopy", false, "also write zz_generated.deepcopy.go into input packages tagged +k8s:deepcopy-gen=package")
+		jsonRoots   = flag.String("jsondecode", "", "comma-separated API packages or importpath.Type roots to write reflection-free JSON decoders for, into -jsondecode-package")
+		jsonPackage = flag.String("jsondecode-package", "internal/jsondecode", "package, relative to -module, receiving the JSON decoders; it must be able to import <runtime>/internal/jsondecode/lex")
 	)
 	flag.Parse()
 	pkgs := splitList(*inputs)
@@ -120,6 +123,12 @@ func main() {
 	}
 	if *deepcopy {
 		if err := deepcopygen.Generate(u, l, out); err != nil {
+			fail(err)
+		}
+	}
+	if roots := splitList(*jsonRoots); len(roots) > 0 {
+		opts := jsondecodegen.Options{Roots: roots, Package: *jsonPackage, RuntimePath: *runtimePath + "/internal/jsondecode/lex"}
+		if err := jsondecodegen.Generate(u, l, out, opts); err != nil {
 			fail(err)
 		}
 	}

@@ -1,0 +1,34 @@
+package jsondecode
+
+import (
+	"os"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+)
+
+// TestIntoAllocatesLessThanTheReference guards the decoder's main saving:
+// decoding the pod fixture must take under half the reference's
+// allocations, and an empty document none.
+func TestIntoAllocatesLessThanTheReference(t *testing.T) {
+	data, err := os.ReadFile("testdata/pod.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := testing.AllocsPerRun(20, func() {
+		var pod corev1.Pod
+		_ = reference(data, &pod)
+	})
+	into := testing.AllocsPerRun(20, func() {
+		var pod corev1.Pod
+		_, _ = Into(data, &pod)
+	})
+	if into*2 > ref {
+		t.Errorf("Into allocates %v times per pod, the reference %v: want under half", into, ref)
+	}
+	var pod corev1.Pod
+	empty := []byte(`{}`)
+	if n := testing.AllocsPerRun(20, func() { _, _ = Into(empty, &pod) }); n != 0 {
+		t.Errorf("Into of {} allocates %v times, want 0", n)
+	}
+}

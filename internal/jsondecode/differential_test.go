@@ -1,0 +1,117 @@
+package jsondecode
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand"
+	"os"
+	"reflect"
+	"strconv"
+	"testing"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	kjson "sigs.k8s.io/json"
+)
+
+// rounds is the number of random objects per type: a few in a normal run,
+// 200 with KUBECLIENT_FUZZ_LONG=1, or the number KUBECLIENT_FUZZ_LONG
+// gives when it is larger.
+func rounds() int {
+	long := os.Getenv("KUBECLIENT_FUZZ_LONG")
+	if long == "" {
+		if raceDetector {
+			return 1
+		}
+		return 2
+	}
+	if n, err := strconv.Atoi(long); err == nil && n > 1 {
+		return n
+	}
+	return 200
+}
+
+func newOf(obj runtime.Object) runtime.Object {
+	return reflect.New(reflect.TypeOf(obj).Elem()).Interface().(runtime.Object)
+}
+
+// reference decodes data into obj as apimachinery's JSON serializer does.
+func reference(data []byte, obj runtime.Object) error {
+	return kjson.UnmarshalCaseSensitivePreserveInts(data, obj)
+}
+
+// viaInto decodes as a caller of Into does: Into first, the reference
+// again when Into fails.
+func viaInto(t testing.TB, data []byte, obj runtime.Object) error {
+	handled, err := Into(data, obj)
+	if !handled {
+		t.Fatalf("%T: not handled", obj)
+	}
+	if err != nil {
+		return reference(data, obj)
+	}
+	return nil
+}
+
+// check decodes data into two copies of start, by the reference and via
+// Into, and fails unless the objects are reflect.DeepEqual and the errors
+// equal.
+func check(t testing.TB, data []byte, start runtime.Object) {
+	t.Helper()
+	want, got := start.DeepCopyObject(), start.DeepCopyObject()
+	wantErr := reference(data, want)
+	gotErr := viaInto(t, data, got)
+	if fmt.Sprint(wantErr) != fmt.Sprint(gotErr) {
+		t.Fatalf("%T: error %v, reference %v\ninput: %s", start, gotErr, wantErr, data)
+	}
+	if !reflect.DeepEqual(want, got) {
+		t.Fatalf("%T: decoded object differs from the reference's (got vs want) at %s\ninput: %.3000s", start, firstDiff("", reflect.ValueOf(got), reflect.ValueOf(want)), data)
+	}
+}
+
+func TestIntoMatchesReferenceOnRandomObjects(t *testing.T) {
+	for i, proto := range generatedTypes() {
+		t.Run(fmt.Sprintf("%T", proto), func(t *testing.T) {
+			t.Parallel()
+			for round := range rounds() {
+				seed := int64(i*100003 + round)
+				obj := newOf(proto)
+				newFiller(seed).Fill(obj)
+				data, err := json.Marshal(obj)
+				if err != nil {
+					t.Fatal(err)
+				}
+				check(t, data, newOf(proto))
+				// Into a populated object: merge semantics.
+				prev := newOf(proto)
+				newFiller(seed + 7).Fill(prev)
+				check(t, data, prev)
+			}
+		})
+	}
+}
+
+func TestIntoMatchesReferenceOnMutatedInput(t *testing.T) {
+	for i, proto := range generatedTypes() {
+		t.Run(fmt.Sprintf("%T", proto), func(t *testing.T) {
+			t.Parallel()
+			r := rand.New(rand.NewSource(int64(i)))
+			for round := range rounds() {
+				obj := newOf(proto)
+				newFiller(int64(i*7919 + round)).Fill(obj)
+				data, err := json.Marshal(obj)
+				if err != nil {
+					t.Fatal(err)
+				}
+				doc := mustParseNode(data)
+				prev := newOf(proto)
+				newFiller(int64(round)).Fill(prev)
+				for range 4 {
+					m := mutate(r, doc)
+					check(t, []byte(m), newOf(proto))
+					check(t, []byte(m), prev)
+					check(t, []byte(corrupt(r, m)), newOf(proto))
+				}
+			}
+		})
+	}
+}

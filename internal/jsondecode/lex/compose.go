@@ -1,0 +1,213 @@
+package lex
+
+import (
+	"sync"
+
+	kjson "sigs.k8s.io/json"
+)
+
+// Unmarshaler is encoding/json's Unmarshaler.
+type Unmarshaler interface {
+	UnmarshalJSON([]byte) error
+}
+
+// Unmarshal hands the next value, null included, to u as the reference does
+// for a non-pointer field whose type implements Unmarshaler.
+func Unmarshal(l *Lexer, u Unmarshaler) error {
+	return u.UnmarshalJSON(l.Raw())
+}
+
+// PtrUnmarshal decodes a pointer to an Unmarshaler: null sets it to nil,
+// anything else goes to the pointee's UnmarshalJSON, allocated when nil.
+func PtrUnmarshal[T any, PT interface {
+	*T
+	Unmarshaler
+}](l *Lexer, p **T) error {
+	if l.Next() == 'n' {
+		l.SkipNull()
+		*p = nil
+		return nil
+	}
+	if *p == nil {
+		*p = new(T)
+	}
+	return PT(*p).UnmarshalJSON(l.Raw())
+}
+
+// Fallback decodes the next value into ptr with the reference decoder, for
+// fields whose Go type the generator does not handle (interface{} values).
+// Decoding a value alone through a pointer to its field behaves as decoding
+// it in place.
+func Fallback(l *Lexer, ptr any) error {
+	return kjson.UnmarshalCaseSensitivePreserveInts(l.Raw(), ptr)
+}
+
+// Ptr decodes into the pointee of *p, allocating it when nil; null sets
+// *p to nil.
+func Ptr[T any](l *Lexer, p **T, dec func(*Lexer, *T) error) error {
+	if l.Next() == 'n' {
+		l.SkipNull()
+		*p = nil
+		return nil
+	}
+	if *p == nil {
+		*p = new(T)
+	}
+	return dec(l, *p)
+}
+
+// Slice decodes an array into *s as the reference does: elements already
+// in the slice's capacity are decoded into, the length ends at the array's
+// length, an empty array gives an empty non-nil slice, and null gives nil.
+// A nil slice is allocated once at the array's length.
+func Slice[T any, S ~[]T](l *Lexer, s *S, dec func(*Lexer, *T) error) error {
+	switch l.Next() {
+	case '[':
+	case 'n':
+		l.SkipNull()
+		*s = nil
+		return nil
+	default:
+		return ErrMismatch
+	}
+	v := *s
+	if v == nil {
+		if n := l.countElements(); n > 0 {
+			v = make(S, 0, n)
+		}
+	}
+	l.OpenArray()
+	i := 0
+	for l.More() {
+		// As the reference: the length only grows while decoding (a
+		// failure midway leaves the old length), and the capacity's
+		// elements past the length are decoded into.
+		if i >= len(v) {
+			if i < cap(v) {
+				v = v[:i+1]
+			} else {
+				var zero T
+				v = append(v, zero)
+			}
+			*s = v
+		}
+		if err := dec(l, &v[i]); err != nil {
+			return err
+		}
+		i++
+	}
+	if i == 0 {
+		*s = S{}
+		return nil
+	}
+	*s = v[:i]
+	return nil
+}
+
+// Map decodes an object into *m as the reference does: a nil map is made,
+// existing entries stay, and every member is decoded into a fresh zero
+// value that then replaces the entry. Keys are interned. null gives nil.
+func Map[K ~string, V any, M ~map[K]V](l *Lexer, m *M, dec func(*Lexer, *V) error) error {
+	switch l.Next() {
+	case '{':
+	case 'n':
+		l.SkipNull()
+		*m = nil
+		return nil
+	default:
+		return ErrMismatch
+	}
+	if *m == nil {
+		n := 0
+		if sp := l.containerAt(l.pos); sp != nil {
+			n = sp.n
+		}
+		*m = make(M, n)
+	}
+	mm := *m
+	l.OpenObject()
+	// One element buffer per map: dec is a function value, so what it
+	// is handed escapes.
+	e := new(V)
+	var zero V
+	for {
+		key, ok := l.Key()
+		if !ok {
+			return nil
+		}
+		k := K(l.Interner.String(key))
+		*e = zero
+		if err := dec(l, e); err != nil {
+			return err
+		}
+		mm[k] = *e
+	}
+}
+
+// StringMap is Map for string values (labels, annotations, selectors),
+// interning keys and values, without a per-map element buffer.
+func StringMap[K ~string, V ~string, M ~map[K]V](l *Lexer, m *M) error {
+	switch l.Next() {
+	case '{':
+	case 'n':
+		l.SkipNull()
+		*m = nil
+		return nil
+	default:
+		return ErrMismatch
+	}
+	if *m == nil {
+		n := 0
+		if sp := l.containerAt(l.pos); sp != nil {
+			n = sp.n
+		}
+		*m = make(M, n)
+	}
+	mm := *m
+	l.OpenObject()
+	for {
+		key, ok := l.Key()
+		if !ok {
+			return nil
+		}
+		k := K(l.Interner.String(key))
+		switch l.Next() {
+		case '"':
+			mm[k] = V(l.Interner.String(l.str()))
+		case 'n':
+			// A fresh zero value, as the reference stores for null.
+			l.SkipNull()
+			mm[k] = ""
+		default:
+			return ErrMismatch
+		}
+	}
+}
+
+// Top validates data as a whole and then decodes it into v with dec. A
+// nil v is refused, as the reference refuses it, without reading data.
+func Top[T any](data []byte, v *T, dec func(*Lexer, *T) error) error {
+	if v == nil {
+		return ErrMismatch
+	}
+	l := lexers.Get().(*Lexer)
+	defer l.release()
+	if err := validate(data, &l.spans); err != nil {
+		return err
+	}
+	l.data, l.Interner = data, Default
+	return dec(l, v)
+}
+
+// lexers recycles lexers and their container records between documents.
+var lexers = sync.Pool{New: func() any { return &Lexer{spans: make([]span, 0, 64)} }}
+
+// release returns l to the pool, dropping its reference to the document.
+func (l *Lexer) release() {
+	if cap(l.spans) > 1<<16 {
+		return // leave a huge document's records to the collector
+	}
+	l.data, l.pos, l.next, l.spans = nil, 0, 0, l.spans[:0]
+	l.scratch = l.scratch[:0]
+	lexers.Put(l)
+}

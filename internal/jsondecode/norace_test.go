@@ -1,0 +1,5 @@
+//go:build !race
+
+package jsondecode
+
+const raceDetector = false
