@@ -93,8 +93,10 @@ func isHex(c byte) bool {
 
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
-// scanNumber checks the number literal starting at data[i]. A number that
-// runs to the end of data is Short: a following digit could extend it.
+// scanNumber checks the number literal starting at data[i]. It is Short
+// when data ends where the number cannot (after "-", "." or the exponent
+// mark); a number running to the end of data otherwise is Complete, and the
+// caller decides whether a value may end there.
 func scanNumber(data []byte, i int) (int, Status) {
 	if data[i] == '-' {
 		i++
@@ -136,9 +138,6 @@ func scanNumber(data []byte, i int) (int, Status) {
 		for i++; i < len(data) && isDigit(data[i]); i++ {
 		}
 	}
-	if i >= len(data) {
-		return i, Short
-	}
 	return i, Complete
 }
 
@@ -157,7 +156,8 @@ func scanLiteral(data []byte, i int, word string) (int, Status) {
 
 // ScanValue checks the JSON value starting at or after data[i] (leading
 // whitespace skipped), opened inside depth containers already, and returns
-// the offset after it. A number is only Complete when a byte follows it.
+// the offset after it. A top-level number running to the end of data is
+// Complete, though more input could extend it.
 func ScanValue(data []byte, i, depth int) (int, Status) {
 	// open holds the containers opened by this value, innermost last.
 	var stackBuf [32]byte
@@ -193,9 +193,6 @@ func ScanValue(data []byte, i, depth int) (int, Status) {
 			i, _, st = scanString(data, i)
 		case c == '-' || isDigit(c):
 			i, st = scanNumber(data, i)
-			if st == Short && len(open) == 0 {
-				st = Complete
-			}
 		case c == 't':
 			i, st = scanLiteral(data, i, "true")
 		case c == 'f':
