@@ -42,11 +42,40 @@ func BenchmarkWatchJSONPods(b *testing.B) {
 	}
 }
 
+// BenchmarkWatchProtobufPods is BenchmarkWatchJSONPods in protobuf.
+func BenchmarkWatchProtobufPods(b *testing.B) {
+	pod := encodeAs(&testing.T{}, runtime.ContentTypeProtobuf, wiretest.Pod("web-5d8f7c9b6-abcde"))
+	info, _ := runtime.SerializerInfoForMediaType(testCodecs.SupportedMediaTypes(), runtime.ContentTypeProtobuf)
+	var frame bytes.Buffer
+	enc := info.StreamSerializer.Framer.NewFrameWriter(&frame)
+	var event bytes.Buffer
+	if err := info.StreamSerializer.Serializer.Encode(&metav1.WatchEvent{Type: "MODIFIED", Object: runtime.RawExtension{Raw: pod}}, &event); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := enc.Write(event.Bytes()); err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(frame.Len()))
+	for _, tc := range []struct {
+		name  string
+		codec runtime.NegotiatedSerializer
+	}{
+		{"reference", testCodecs.WithoutConversion()},
+		{"wirecodec", wirecodec.NewNegotiatedSerializer(testCodecs.WithoutConversion(), testScheme)},
+	} {
+		b.Run(tc.name, func(b *testing.B) { benchmarkWatchAs(b, tc.codec, runtime.ContentTypeProtobuf, frame.Bytes()) })
+	}
+}
+
 func benchmarkWatch(b *testing.B, codec runtime.NegotiatedSerializer, event []byte) {
+	benchmarkWatchAs(b, codec, "application/json", event)
+}
+
+func benchmarkWatchAs(b *testing.B, codec runtime.NegotiatedSerializer, mediaType string, event []byte) {
 	// The stream is written in 32 KB chunks, as a server flushes.
 	const perWrite = 32 * 1024
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Content-Type", mediaType)
 		events := bytes.Repeat(event, max(1, perWrite/len(event)))
 		n := b.N
 		for n > 0 {
@@ -60,6 +89,7 @@ func benchmarkWatch(b *testing.B, codec runtime.NegotiatedSerializer, event []by
 	defer srv.Close()
 	config := coreV1Config(srv.URL)
 	config.NegotiatedSerializer = codec
+	config.AcceptContentTypes = mediaType
 	client, err := RESTClientFor(config)
 	if err != nil {
 		b.Fatal(err)

@@ -27,6 +27,7 @@ type JSONSerializer struct {
 	into func(data []byte, obj runtime.Object) (handled bool, err error)
 	// watchEventKind is the kind WatchEvent has in typer, when it has one.
 	watchEventKind *schema.GroupVersionKind
+	kinds          kindCache
 }
 
 var _ runtime.Serializer = &JSONSerializer{}
@@ -75,11 +76,11 @@ func (s *JSONSerializer) decodeFast(data []byte, defaults *schema.GroupVersionKi
 	if !ok {
 		return nil, nil, false
 	}
-	gv, err := schema.ParseGroupVersion(apiVersion)
-	if err != nil {
+	gv, gvOK, kindString := s.kinds.lookup(apiVersion, kind)
+	if !gvOK {
 		return nil, nil, false
 	}
-	gvk := gv.WithKind(kind)
+	gvk := gv.WithKind(kindString)
 	if defaults != nil {
 		gvk = withDefaults(gvk, *defaults)
 	}
@@ -93,7 +94,7 @@ func (s *JSONSerializer) decodeFast(data []byte, defaults *schema.GroupVersionKi
 	if gvk.Kind == "" || gvk.Version == "" {
 		return nil, nil, false
 	}
-	obj, err = runtime.UseOrCreateObject(s.typer, s.creater, gvk, into)
+	obj, err := runtime.UseOrCreateObject(s.typer, s.creater, gvk, into)
 	if err != nil {
 		return nil, nil, false
 	}

@@ -4,9 +4,9 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 )
 
-// negotiatedSerializer is a runtime.NegotiatedSerializer whose JSON
-// serializers decode through JSONSerializer; everything else is the
-// wrapped one's.
+// negotiatedSerializer is a runtime.NegotiatedSerializer whose JSON and
+// protobuf serializers decode through this package's fast paths;
+// everything else is the wrapped one's.
 type negotiatedSerializer struct {
 	runtime.NegotiatedSerializer
 	infos []runtime.SerializerInfo
@@ -15,12 +15,17 @@ type negotiatedSerializer struct {
 // NewNegotiatedSerializer wraps ns, the codecs of scheme as
 // serializer.CodecFactory builds them (not strict), so that its
 // application/json serializer and stream serializer decode through a
-// JSONSerializer with scheme as typer and creater. Encoding, the other
-// media types and the conversion steps stay those of ns.
+// JSONSerializer, and its protobuf serializer (not the stream one, which
+// has no envelope) through a ProtobufSerializer, with scheme as typer and
+// creater. Encoding, the other media types and the conversion steps stay
+// those of ns.
 func NewNegotiatedSerializer(ns runtime.NegotiatedSerializer, scheme *runtime.Scheme) runtime.NegotiatedSerializer {
 	infos := append([]runtime.SerializerInfo(nil), ns.SupportedMediaTypes()...)
 	for i := range infos {
 		info := &infos[i]
+		if info.MediaType == runtime.ContentTypeProtobuf && info.Serializer != nil {
+			info.Serializer = NewProtobufSerializer(info.Serializer, scheme, scheme)
+		}
 		if info.MediaType != runtime.ContentTypeJSON {
 			continue
 		}

@@ -14,9 +14,9 @@ package wirecodec
 // a document that is not one well-formed object.
 
 // peekTypeMeta returns the apiVersion and kind members of the JSON object
-// data. ok is false when the answer needs the reference decoder.
-func peekTypeMeta(data []byte) (apiVersion, kind string, ok bool) {
-	var apiVersionRaw, kindRaw []byte
+// data, raw (a plain string's bytes are its value). ok is false when the
+// answer needs the reference decoder.
+func peekTypeMeta(data []byte) (apiVersion, kind []byte, ok bool) {
 	ok = true
 	end, st := ScanObject(data, 0, func(m Member) {
 		if m.Flags != 0 {
@@ -26,9 +26,9 @@ func peekTypeMeta(data []byte) (apiVersion, kind string, ok bool) {
 		var field *[]byte
 		switch {
 		case asciiEqualFold(m.Name, "apiversion"):
-			field = &apiVersionRaw
+			field = &apiVersion
 		case asciiEqualFold(m.Name, "kind"):
-			field = &kindRaw
+			field = &kind
 		default:
 			return
 		}
@@ -41,9 +41,9 @@ func peekTypeMeta(data []byte) (apiVersion, kind string, ok bool) {
 		}
 	})
 	if !ok || st != Complete || skipSpace(data, end) != len(data) {
-		return "", "", false
+		return nil, nil, false
 	}
-	return string(apiVersionRaw), string(kindRaw), true
+	return apiVersion, kind, true
 }
 
 // asciiEqualFold reports whether name equals lower (all lower-case ASCII

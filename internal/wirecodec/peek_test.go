@@ -12,7 +12,8 @@ import (
 // apimachinery's meta factory; giving up is always allowed.
 func checkPeek(t *testing.T, data string) (ok bool) {
 	t.Helper()
-	apiVersion, kind, ok := peekTypeMeta([]byte(data))
+	apiVersionRaw, kindRaw, ok := peekTypeMeta([]byte(data))
+	apiVersion, kind := string(apiVersionRaw), string(kindRaw)
 	if !ok {
 		return false
 	}
