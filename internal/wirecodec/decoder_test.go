@@ -1,6 +1,7 @@
 package wirecodec
 
 import (
+	"bytes"
 	stdjson "encoding/json"
 	"errors"
 	"fmt"
@@ -47,7 +48,7 @@ func generatedLike(data []byte, obj runtime.Object) (bool, error) {
 	default:
 		return false, nil
 	}
-	if strings.Contains(string(data), "fail-fast") {
+	if bytes.Contains(data, []byte("fail-fast")) {
 		return true, errors.New("generated decoder gave up")
 	}
 	return true, utiljson.Unmarshal(data, obj)
