@@ -55,7 +55,14 @@ type decoder struct {
 	data []byte
 	i    int
 	top  TypeMeta
+	// names holds member names already decoded, by a hash of their bytes,
+	// so that a name repeated in the document (every item of a list has
+	// "metadata", "name", ...) is allocated once.
+	names [256]string
 }
+
+// maxSharedName is the longest member name names holds.
+const maxSharedName = 40
 
 func (d *decoder) skipSpace() {
 	for d.i < len(d.data) {
@@ -124,7 +131,7 @@ func (d *decoder) object(depth int) (map[string]any, bool) {
 			return nil, false
 		}
 		nameStart := d.i
-		name, ok := d.string()
+		name, ok := d.name()
 		if !ok {
 			return nil, false
 		}
@@ -301,6 +308,37 @@ func (d *decoder) digits() bool {
 		d.i++
 	}
 	return d.i > start
+}
+
+// name decodes the member name opening at d.i, reusing the string of an
+// equal name decoded before when there is one.
+func (d *decoder) name() (string, bool) {
+	start := d.i + 1
+	end := start
+	for end < len(d.data) && end-start <= maxSharedName {
+		c := d.data[end]
+		if c == '"' {
+			break
+		}
+		if c == '\\' || c < 0x20 || c >= utf8.RuneSelf {
+			return d.string()
+		}
+		end++
+	}
+	if end >= len(d.data) || d.data[end] != '"' {
+		return d.string()
+	}
+	raw := d.data[start:end]
+	h := uint32(len(raw))
+	for _, c := range raw {
+		h = h*31 + uint32(c)
+	}
+	slot := &d.names[h%uint32(len(d.names))]
+	if *slot != string(raw) {
+		*slot = string(raw)
+	}
+	d.i = end + 1
+	return *slot, true
 }
 
 // string decodes the string literal opening at d.i.
