@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/kubeclient/client-go/internal/wirecodec"
 )
 
 // errGiveUp is returned for every input Decode does not decode; the caller
@@ -172,9 +174,9 @@ func (d *decoder) recordTypeMeta(rawName []byte, v any) {
 	case !plainASCII(rawName):
 		d.top.Plain = false
 		return
-	case asciiEqualFold(rawName, "apiversion"):
+	case wirecodec.ASCIIEqualFold(rawName, "apiversion"):
 		field = &d.top.APIVersion
-	case asciiEqualFold(rawName, "kind"):
+	case wirecodec.ASCIIEqualFold(rawName, "kind"):
 		field = &d.top.Kind
 	default:
 		return
@@ -191,20 +193,6 @@ func (d *decoder) recordTypeMeta(rawName []byte, v any) {
 func plainASCII(b []byte) bool {
 	for _, c := range b {
 		if c == '\\' || c >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
-}
-
-// asciiEqualFold reports whether name equals lower, a lower-case ASCII
-// word, ignoring ASCII case.
-func asciiEqualFold(name []byte, lower string) bool {
-	if len(name) != len(lower) {
-		return false
-	}
-	for i, c := range name {
-		if c|0x20 != lower[i] {
 			return false
 		}
 	}

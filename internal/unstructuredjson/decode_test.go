@@ -103,9 +103,9 @@ func TestDecodeRandom(t *testing.T) {
 	r := rand.New(rand.NewSource(5))
 	decoded := 0
 	for range 30000 {
-		doc := `{"kind":` + randomString(r) + `,"x":` + randomJSON(r, 5) + `}`
+		doc := `{"kind":` + wiretest.RandomString(r) + `,"x":` + wiretest.RandomJSON(r, 5) + `}`
 		if r.Intn(3) == 0 {
-			doc = mutate(r, doc)
+			doc = wiretest.Mutate(r, doc)
 		}
 		if checkDecode(t, []byte(doc)) {
 			decoded++

@@ -7,6 +7,8 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/kubeclient/client-go/internal/wirecodec"
 )
 
 // Serializer is apimachinery's non-strict JSON serializer for a client of
@@ -76,7 +78,7 @@ func (s *Serializer) decodeFast(data []byte, defaults *schema.GroupVersionKind, 
 	}
 	gvk := gv.WithKind(meta.Kind)
 	if defaults != nil {
-		gvk = withDefaults(gvk, *defaults)
+		gvk = wirecodec.WithDefaults(gvk, *defaults)
 	}
 	if gvk.Kind == "" || gvk.Version == "" {
 		return nil, nil, false
@@ -141,23 +143,4 @@ func decodeList(content map[string]any, list *unstructured.UnstructuredList) (ru
 func getString(m map[string]any, key string) string {
 	s, _ := m[key].(string)
 	return s
-}
-
-// withDefaults fills what gvk lacks from defaults as apimachinery's JSON
-// serializer does: a missing kind always; a missing version when the group
-// is missing too (taking the default group with it) or when the groups
-// agree.
-func withDefaults(gvk, defaults schema.GroupVersionKind) schema.GroupVersionKind {
-	if gvk.Kind == "" {
-		gvk.Kind = defaults.Kind
-	}
-	if gvk.Version == "" {
-		switch {
-		case gvk.Group == "":
-			gvk.Group, gvk.Version = defaults.Group, defaults.Version
-		case gvk.Group == defaults.Group:
-			gvk.Version = defaults.Version
-		}
-	}
-	return gvk
 }

@@ -100,9 +100,9 @@ func TestSerializerMatchesReference(t *testing.T) {
 	}
 	r := rand.New(rand.NewSource(6))
 	for range 5000 {
-		doc := `{"kind":` + randomString(r) + `,"apiVersion":` + randomString(r) + `,"items":` + randomJSON(r, 3) + `}`
+		doc := `{"kind":` + wiretest.RandomString(r) + `,"apiVersion":` + wiretest.RandomString(r) + `,"items":` + wiretest.RandomJSON(r, 3) + `}`
 		if r.Intn(3) == 0 {
-			doc = mutate(r, doc)
+			doc = wiretest.Mutate(r, doc)
 		}
 		for _, into := range intos {
 			sameDecode(t, ref, fast, []byte(doc), nil, into)

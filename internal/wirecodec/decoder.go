@@ -82,14 +82,14 @@ func (s *JSONSerializer) decodeFast(data []byte, defaults *schema.GroupVersionKi
 	}
 	gvk := gv.WithKind(kindString)
 	if defaults != nil {
-		gvk = withDefaults(gvk, *defaults)
+		gvk = WithDefaults(gvk, *defaults)
 	}
 	if into != nil {
 		kinds, _, err := s.typer.ObjectKinds(into)
 		if err != nil {
 			return nil, nil, false
 		}
-		gvk = withDefaults(gvk, kinds[0])
+		gvk = WithDefaults(gvk, kinds[0])
 	}
 	if gvk.Kind == "" || gvk.Version == "" {
 		return nil, nil, false
@@ -104,10 +104,11 @@ func (s *JSONSerializer) decodeFast(data []byte, defaults *schema.GroupVersionKi
 	return obj, &gvk, true
 }
 
-// withDefaults fills what gvk lacks from defaults as the reference does: a
-// missing kind always; a missing version when the group is missing too
-// (taking the default group with it) or when the groups agree.
-func withDefaults(gvk, defaults schema.GroupVersionKind) schema.GroupVersionKind {
+// WithDefaults fills what gvk lacks from defaults as apimachinery's JSON
+// serializer does: a missing kind always; a missing version when the group
+// is missing too (taking the default group with it) or when the groups
+// agree.
+func WithDefaults(gvk, defaults schema.GroupVersionKind) schema.GroupVersionKind {
 	if gvk.Kind == "" {
 		gvk.Kind = defaults.Kind
 	}

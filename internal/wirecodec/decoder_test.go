@@ -151,18 +151,18 @@ func randomFrame(r *rand.Rand) string {
 		case 0, 1:
 			members = append(members, `"type":`+[]string{`"ADDED"`, `"MODIFIED"`, `""`, `null`, `1`, `"W\u0041T"`, `"é"`, `{}`}[r.Intn(8)])
 		case 2, 3:
-			members = append(members, `"object":`+[]string{`{"kind":"Pod","apiVersion":"v1","metadata":{"name":"a"}}`, `null`, `"s"`, `[1,2]`, randomJSON(r, 3)}[r.Intn(5)])
+			members = append(members, `"object":`+[]string{`{"kind":"Pod","apiVersion":"v1","metadata":{"name":"a"}}`, `null`, `"s"`, `[1,2]`, wiretest.RandomJSON(r, 3)}[r.Intn(5)])
 		case 4:
 			members = append(members, `"kind":"WatchEvent"`, `"apiVersion":"v1"`, `"KIND":"X"`, `"\u0074ype":"DELETED"`, "\"\u212aind\":\"Y\"")
 		case 5:
-			members = append(members, `"Type":"ADDED"`, `"other":`+randomJSON(r, 2))
+			members = append(members, `"Type":"ADDED"`, `"other":`+wiretest.RandomJSON(r, 2))
 		default:
-			members = append(members, randomString(r)+":"+randomJSON(r, 2))
+			members = append(members, wiretest.RandomString(r)+":"+wiretest.RandomJSON(r, 2))
 		}
 	}
 	frame := "{" + strings.Join(members, ",") + "}"
 	if r.Intn(3) == 0 {
-		frame = mutate(r, frame)
+		frame = wiretest.Mutate(r, frame)
 	}
 	return frame
 }

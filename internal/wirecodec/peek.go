@@ -25,9 +25,9 @@ func peekTypeMeta(data []byte) (apiVersion, kind []byte, ok bool) {
 		}
 		var field *[]byte
 		switch {
-		case asciiEqualFold(m.Name, "apiversion"):
+		case ASCIIEqualFold(m.Name, "apiversion"):
 			field = &apiVersion
-		case asciiEqualFold(m.Name, "kind"):
+		case ASCIIEqualFold(m.Name, "kind"):
 			field = &kind
 		default:
 			return
@@ -46,9 +46,9 @@ func peekTypeMeta(data []byte) (apiVersion, kind []byte, ok bool) {
 	return apiVersion, kind, true
 }
 
-// asciiEqualFold reports whether name equals lower (all lower-case ASCII
+// ASCIIEqualFold reports whether name equals lower (all lower-case ASCII
 // letters) ignoring ASCII case.
-func asciiEqualFold(name []byte, lower string) bool {
+func ASCIIEqualFold(name []byte, lower string) bool {
 	if len(name) != len(lower) {
 		return false
 	}

@@ -1,6 +1,8 @@
 package wirecodec
 
 import (
+	"github.com/kubeclient/client-go/internal/wirecodec/wiretest"
+
 	"math/rand"
 	"testing"
 
@@ -66,9 +68,9 @@ func TestPeekTypeMetaRandom(t *testing.T) {
 	r := rand.New(rand.NewSource(2))
 	handled := 0
 	for range 20000 {
-		doc := `{"kind":` + randomString(r) + `,"apiVersion":` + randomString(r) + `,"x":` + randomJSON(r, 3) + `}`
+		doc := `{"kind":` + wiretest.RandomString(r) + `,"apiVersion":` + wiretest.RandomString(r) + `,"x":` + wiretest.RandomJSON(r, 3) + `}`
 		if r.Intn(2) == 0 {
-			doc = mutate(r, doc)
+			doc = wiretest.Mutate(r, doc)
 		}
 		if checkPeek(t, doc) {
 			handled++

@@ -1,6 +1,8 @@
 package wirecodec
 
 import (
+	"github.com/kubeclient/client-go/internal/wirecodec/wiretest"
+
 	"encoding/json"
 	"math/rand"
 	"strings"
@@ -83,9 +85,9 @@ func TestScanValueDepthLimit(t *testing.T) {
 func TestScanValueMatchesEncodingJSON(t *testing.T) {
 	r := rand.New(rand.NewSource(1))
 	for range 20000 {
-		doc := randomJSON(r, 4)
+		doc := wiretest.RandomJSON(r, 4)
 		if r.Intn(2) == 0 {
-			doc = mutate(r, doc)
+			doc = wiretest.Mutate(r, doc)
 		}
 		data := []byte(doc)
 		if got, want := scanWhole(data), json.Valid(data); got != want {

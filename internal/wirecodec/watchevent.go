@@ -22,7 +22,7 @@ func decodeWatchEvent(frame []byte, event *metav1.WatchEvent) bool {
 	plain := true
 	end, st := ScanObject(frame, 0, func(m Member) {
 		switch {
-		case m.Flags != 0 || asciiEqualFold(m.Name, "apiversion") || asciiEqualFold(m.Name, "kind"):
+		case m.Flags != 0 || ASCIIEqualFold(m.Name, "apiversion") || ASCIIEqualFold(m.Name, "kind"):
 			plain = false
 		case string(m.Name) == "type":
 			if sawType {

@@ -1,17 +1,18 @@
-package wirecodec
+package wiretest
 
 import (
 	"math/rand"
 	"strings"
 )
 
-// The tests compare the fast paths with the reference decoders on random
-// documents built here and on mutations of them.
+// The differential tests of the wire decoders compare the fast paths with
+// the reference decoders on random documents built here and on mutations
+// of them.
 
-// randomJSON returns a random well-formed JSON value of at most depth
+// RandomJSON returns a random well-formed JSON value of at most depth
 // levels, with random whitespace, escapes, non-ASCII and invalid UTF-8 in
 // strings, and numbers of every shape.
-func randomJSON(r *rand.Rand, depth int) string {
+func RandomJSON(r *rand.Rand, depth int) string {
 	var b strings.Builder
 	writeRandomValue(r, &b, depth)
 	return b.String()
@@ -33,7 +34,7 @@ func writeRandomValue(r *rand.Rand, b *strings.Builder, depth int) {
 				b.WriteByte(',')
 			}
 			writeSpace(r, b)
-			b.WriteString(randomString(r))
+			b.WriteString(RandomString(r))
 			writeSpace(r, b)
 			b.WriteByte(':')
 			writeRandomValue(r, b, depth-1)
@@ -51,7 +52,7 @@ func writeRandomValue(r *rand.Rand, b *strings.Builder, depth int) {
 		writeSpace(r, b)
 		b.WriteByte(']')
 	case k < 6:
-		b.WriteString(randomString(r))
+		b.WriteString(RandomString(r))
 	case k < 8:
 		b.WriteString(randomNumber(r))
 	default:
@@ -65,7 +66,8 @@ var stringParts = []string{
 	`\"`, `\\`, `\/`, `\n`, `\u0041`, `\u00e9`, `\ud83d\ude00`, `\ud800`, "é", "\xff", "\xc3", "日本", " ",
 }
 
-func randomString(r *rand.Rand) string {
+// RandomString returns a random JSON string literal.
+func RandomString(r *rand.Rand) string {
 	var b strings.Builder
 	b.WriteByte('"')
 	for i, n := 0, r.Intn(4); i < n; i++ {
@@ -83,9 +85,9 @@ var numbers = []string{
 
 func randomNumber(r *rand.Rand) string { return numbers[r.Intn(len(numbers))] }
 
-// mutate returns s with a few random edits: bytes replaced, inserted or
+// Mutate returns s with a few random edits: bytes replaced, inserted or
 // removed, or the end cut off.
-func mutate(r *rand.Rand, s string) string {
+func Mutate(r *rand.Rand, s string) string {
 	b := []byte(s)
 	const alphabet = "{}[],:\"\\ -+.0123456789eEtrufalsn\x00\x1f\xff"
 	for i, n := 0, 1+r.Intn(3); i < n && len(b) > 0; i++ {
