@@ -1,13 +1,13 @@
 package wirecodec
 
 import (
-	"github.com/kubeclient/client-go/internal/wirecodec/wiretest"
-
 	"math/rand"
 	"testing"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/runtime/serializer/json"
+
+	"github.com/kubeclient/client-go/internal/wirecodec/wiretest"
 )
 
 // checkPeek fails when peekTypeMeta answers data differently from

@@ -1,12 +1,12 @@
 package wirecodec
 
 import (
-	"github.com/kubeclient/client-go/internal/wirecodec/wiretest"
-
 	"encoding/json"
 	"math/rand"
 	"strings"
 	"testing"
+
+	"github.com/kubeclient/client-go/internal/wirecodec/wiretest"
 )
 
 // scanWhole reports whether ScanValue accepts data as one JSON document.
