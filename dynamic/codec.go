@@ -12,6 +12,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/serializer/json"
 
 	"github.com/kubeclient/client-go/features"
+	"github.com/kubeclient/client-go/internal/unstructuredjson"
+	"github.com/kubeclient/client-go/internal/wirecodec"
 )
 
 // coreV1 is the group version under which servers send the meta kinds this
@@ -49,9 +51,16 @@ type wireSerializers struct {
 }
 
 func newWireSerializers() wireSerializers {
-	objects := json.NewSerializerWithOptions(json.DefaultMetaFactory, unstructuredCreater{}, metaScheme, json.SerializerOptions{})
+	// Objects and events decode through the one-pass decoders of
+	// unstructuredjson and wirecodec, which leave whatever they do not
+	// handle exactly as apimachinery would to apimachinery's serializer.
+	objects := unstructuredjson.NewSerializer(
+		json.NewSerializerWithOptions(json.DefaultMetaFactory, unstructuredCreater{}, metaScheme, json.SerializerOptions{}),
+		unstructuredCreater{})
 	pretty := json.NewSerializerWithOptions(json.DefaultMetaFactory, unstructuredCreater{}, metaScheme, json.SerializerOptions{Pretty: true})
-	events := json.NewSerializerWithOptions(json.DefaultMetaFactory, metaScheme, metaScheme, json.SerializerOptions{})
+	events := wirecodec.NewJSONSerializer(
+		json.NewSerializerWithOptions(json.DefaultMetaFactory, metaScheme, metaScheme, json.SerializerOptions{}),
+		metaScheme, metaScheme)
 	infos := []runtime.SerializerInfo{{
 		MediaType:        runtime.ContentTypeJSON,
 		MediaTypeType:    "application",

@@ -329,12 +329,17 @@ func (r *Request) newStreamWatcher(ctx context.Context, resp *http.Response) (wa
 	}
 	handleWarnings(ctx, resp.Header, r.warningHandler)
 
-	body := resp.Body
-	if scanner := frameScannerFor(mediaType); scanner != nil {
-		body = &cutDetectingBody{body: body, frames: scanner}
+	var events streaming.Decoder
+	switch {
+	case isJSONFraming(mediaType, framer):
+		events = newJSONEventStream(resp.Body, streamSerializer)
+	default:
+		body := resp.Body
+		if scanner := frameScannerFor(mediaType); scanner != nil {
+			body = &cutDetectingBody{body: body, frames: scanner}
+		}
+		events = streaming.NewDecoder(framer.NewFrameReader(body), streamSerializer)
 	}
-	frames := framer.NewFrameReader(body)
-	events := streaming.NewDecoder(frames, streamSerializer)
 	return watch.NewStreamWatcherWithLogger(
 		logger,
 		restwatch.NewDecoder(events, objectDecoder),

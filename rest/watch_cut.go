@@ -15,8 +15,10 @@ import (
 // A watch stream that ends, or whose connection breaks, while an event is
 // only partly received has lost that event. client-go reports such an end
 // like any other: the result channel just closes. Here the response body of
-// a watch is read through cutDetectingBody, which follows the frame
-// boundaries of the stream byte by byte. A read that fails inside a frame
+// a protobuf watch is read through cutDetectingBody, which follows the frame
+// boundaries of the stream; a JSON watch is read by jsonEventStream
+// (watch_json.go), which finds the frames and the cuts in the same pass,
+// and falls back to cutDetectingBody for a malformed stream. A read that fails inside a frame
 // fails with a *streamCutError instead; the watch then delivers a
 // watch.Error event whose metav1.Status (reason InternalError) says the
 // stream was cut mid-event, and closes. A stream that ends between events

@@ -175,7 +175,7 @@ func setConfigDefaults(config *%[2]s.Config) {
 	groupVersion := %[4]s.SchemeGroupVersion
 	config.GroupVersion = &groupVersion
 	config.APIPath = %[6]q
-	config.NegotiatedSerializer = %[2]s.CodecFactoryForGeneratedClient(%[3]s.Scheme, %[3]s.Codecs).WithoutConversion()
+	config.NegotiatedSerializer = %[7]s
 	if config.UserAgent == "" {
 		config.UserAgent = %[2]s.DefaultKubernetesUserAgent()
 	}
@@ -189,6 +189,18 @@ func (c *%[1]sClient) RESTClient() %[2]s.Interface {
 	}
 	return c.restClient
 }
-`, name, rest, scheme, api, http, apiPath)
+`, name, rest, scheme, api, http, apiPath, g.negotiatedSerializer(f, rest, scheme))
 	return f
+}
+
+// negotiatedSerializer is the expression setConfigDefaults assigns: the
+// scheme's codecs as client-go's generated clients set them, wrapped, in
+// this module's own clientset, by internal/wirecodec's faster JSON decoding
+// (code generated for other modules cannot import it).
+func (g *generator) negotiatedSerializer(f *gofile.File, rest, scheme string) string {
+	codecs := fmt.Sprintf("%[1]s.CodecFactoryForGeneratedClient(%[2]s.Scheme, %[2]s.Codecs).WithoutConversion()", rest, scheme)
+	if g.l.Module != g.l.RuntimePath {
+		return codecs
+	}
+	return fmt.Sprintf("%s.NewNegotiatedSerializer(%s, %s.Scheme)", f.Import(g.l.Runtime("internal/wirecodec")), codecs, scheme)
 }

@@ -3,6 +3,7 @@
 package v1
 
 import (
+	wirecodec "github.com/kubeclient/client-go/internal/wirecodec"
 	scheme "github.com/kubeclient/client-go/kubernetes/scheme"
 	rest "github.com/kubeclient/client-go/rest"
 	appsv1 "k8s.io/api/apps/v1"
@@ -92,7 +93,7 @@ func setConfigDefaults(config *rest.Config) {
 	groupVersion := appsv1.SchemeGroupVersion
 	config.GroupVersion = &groupVersion
 	config.APIPath = "/apis"
-	config.NegotiatedSerializer = rest.CodecFactoryForGeneratedClient(scheme.Scheme, scheme.Codecs).WithoutConversion()
+	config.NegotiatedSerializer = wirecodec.NewNegotiatedSerializer(rest.CodecFactoryForGeneratedClient(scheme.Scheme, scheme.Codecs).WithoutConversion(), scheme.Scheme)
 	if config.UserAgent == "" {
 		config.UserAgent = rest.DefaultKubernetesUserAgent()
 	}

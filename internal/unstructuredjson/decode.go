@@ -1,0 +1,452 @@
+package unstructuredjson
+
+import (
+	"errors"
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/kubeclient/client-go/internal/wirecodec"
+)
+
+// errGiveUp is returned for every input Decode does not decode; the caller
+// then decodes with the reference, which produces the error to report.
+var errGiveUp = errors.New("unstructuredjson: input left to the reference decoder")
+
+// maxDepth is encoding/json's nesting limit, which sigs.k8s.io/json keeps.
+const maxDepth = 10000
+
+// TypeMeta is what encoding/json, matching member names without regard to
+// case, finds for apiVersion and kind at the top level of a document, as
+// apimachinery's JSON serializer reads them before decoding.
+type TypeMeta struct {
+	APIVersion, Kind string
+	// Plain is false when finding them needs encoding/json itself: a
+	// top-level member name with escapes or non-ASCII bytes, or a member
+	// matching apiVersion or kind whose value is not a string or null.
+	Plain bool
+}
+
+// Decode decodes the JSON object data into a new map as
+// sigs.k8s.io/json's UnmarshalCaseSensitivePreserveInts decodes it into an
+// empty map[string]interface{}: objects as map[string]interface{} (the last
+// of duplicate names wins), arrays as []interface{}, integers that fit as
+// int64, other numbers as float64, strings unescaped with invalid UTF-8 and
+// unpaired surrogates replaced by U+FFFD. It also returns the document's
+// TypeMeta. Any input that is not one well-formed object, or holds a
+// number float64 cannot hold, fails with an error that says only that the
+// reference decoder must be used.
+func Decode(data []byte) (map[string]any, TypeMeta, error) {
+	d := decoder{data: data, top: TypeMeta{Plain: true}}
+	d.skipSpace()
+	if d.i >= len(d.data) || d.data[d.i] != '{' {
+		return nil, TypeMeta{}, errGiveUp
+	}
+	obj, ok := d.object(1)
+	if !ok {
+		return nil, TypeMeta{}, errGiveUp
+	}
+	if d.skipSpace(); d.i != len(d.data) {
+		return nil, TypeMeta{}, errGiveUp
+	}
+	return obj, d.top, nil
+}
+
+// decoder reads data from offset i.
+type decoder struct {
+	data []byte
+	i    int
+	top  TypeMeta
+	// names holds member names already decoded, by a hash of their bytes,
+	// so that a name repeated in the document (every item of a list has
+	// "metadata", "name", ...) is allocated once.
+	names [256]string
+}
+
+// maxSharedName is the longest member name names holds.
+const maxSharedName = 40
+
+func (d *decoder) skipSpace() {
+	for d.i < len(d.data) {
+		switch d.data[d.i] {
+		case ' ', '\n', '\r', '\t':
+			d.i++
+		default:
+			return
+		}
+	}
+}
+
+// value decodes the value at d.i, at nesting level depth when it is an
+// object or array.
+func (d *decoder) value(depth int) (any, bool) {
+	d.skipSpace()
+	if d.i >= len(d.data) {
+		return nil, false
+	}
+	switch c := d.data[d.i]; {
+	case c == '{':
+		m, ok := d.object(depth)
+		return m, ok
+	case c == '[':
+		a, ok := d.array(depth)
+		return a, ok
+	case c == '"':
+		s, ok := d.string()
+		return s, ok
+	case c == '-' || '0' <= c && c <= '9':
+		return d.number()
+	case c == 't':
+		return true, d.literal("true")
+	case c == 'f':
+		return false, d.literal("false")
+	case c == 'n':
+		return nil, d.literal("null")
+	}
+	return nil, false
+}
+
+func (d *decoder) literal(word string) bool {
+	if len(d.data)-d.i < len(word) || string(d.data[d.i:d.i+len(word)]) != word {
+		return false
+	}
+	d.i += len(word)
+	return true
+}
+
+// object decodes the object opening at d.i; at depth 1 it also records the
+// TypeMeta.
+func (d *decoder) object(depth int) (map[string]any, bool) {
+	if depth > maxDepth {
+		return nil, false
+	}
+	d.i++
+	m := make(map[string]any)
+	d.skipSpace()
+	if d.i < len(d.data) && d.data[d.i] == '}' {
+		d.i++
+		return m, true
+	}
+	for {
+		d.skipSpace()
+		if d.i >= len(d.data) || d.data[d.i] != '"' {
+			return nil, false
+		}
+		nameStart := d.i
+		name, ok := d.name()
+		if !ok {
+			return nil, false
+		}
+		rawName := d.data[nameStart+1 : d.i-1]
+		d.skipSpace()
+		if d.i >= len(d.data) || d.data[d.i] != ':' {
+			return nil, false
+		}
+		d.i++
+		v, ok := d.value(depth + 1)
+		if !ok {
+			return nil, false
+		}
+		m[name] = v
+		if depth == 1 {
+			d.recordTypeMeta(rawName, v)
+		}
+		d.skipSpace()
+		if d.i >= len(d.data) {
+			return nil, false
+		}
+		switch d.data[d.i] {
+		case ',':
+			d.i++
+		case '}':
+			d.i++
+			return m, true
+		default:
+			return nil, false
+		}
+	}
+}
+
+// recordTypeMeta notes a top-level member for TypeMeta.
+func (d *decoder) recordTypeMeta(rawName []byte, v any) {
+	var field *string
+	switch {
+	case !plainASCII(rawName):
+		d.top.Plain = false
+		return
+	case wirecodec.ASCIIEqualFold(rawName, "apiversion"):
+		field = &d.top.APIVersion
+	case wirecodec.ASCIIEqualFold(rawName, "kind"):
+		field = &d.top.Kind
+	default:
+		return
+	}
+	switch v := v.(type) {
+	case nil:
+	case string:
+		*field = v
+	default:
+		d.top.Plain = false
+	}
+}
+
+func plainASCII(b []byte) bool {
+	for _, c := range b {
+		if c == '\\' || c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+func (d *decoder) array(depth int) ([]any, bool) {
+	if depth > maxDepth {
+		return nil, false
+	}
+	d.i++
+	a := make([]any, 0)
+	d.skipSpace()
+	if d.i < len(d.data) && d.data[d.i] == ']' {
+		d.i++
+		return a, true
+	}
+	for {
+		v, ok := d.value(depth + 1)
+		if !ok {
+			return nil, false
+		}
+		a = append(a, v)
+		d.skipSpace()
+		if d.i >= len(d.data) {
+			return nil, false
+		}
+		switch d.data[d.i] {
+		case ',':
+			d.i++
+		case ']':
+			d.i++
+			return a, true
+		default:
+			return nil, false
+		}
+	}
+}
+
+// number decodes the number at d.i: int64 when the literal has no '.'
+// and fits, float64 otherwise.
+func (d *decoder) number() (any, bool) {
+	start := d.i
+	if d.data[d.i] == '-' {
+		d.i++
+	}
+	digitsStart := d.i
+	if !d.digits() {
+		return nil, false
+	}
+	if d.data[digitsStart] == '0' && d.i-digitsStart > 1 {
+		return nil, false
+	}
+	integer := true
+	if d.i < len(d.data) && d.data[d.i] == '.' {
+		integer = false
+		d.i++
+		if !d.digits() {
+			return nil, false
+		}
+	}
+	exponent := false
+	if d.i < len(d.data) && (d.data[d.i] == 'e' || d.data[d.i] == 'E') {
+		exponent = true
+		d.i++
+		if d.i < len(d.data) && (d.data[d.i] == '+' || d.data[d.i] == '-') {
+			d.i++
+		}
+		if !d.digits() {
+			return nil, false
+		}
+	}
+	lit := d.data[start:d.i]
+	if integer && !exponent && d.i-digitsStart <= 18 {
+		// At most 18 digits always fit in an int64.
+		var n int64
+		for _, c := range d.data[digitsStart:d.i] {
+			n = n*10 + int64(c-'0')
+		}
+		if start != digitsStart {
+			n = -n
+		}
+		return n, true
+	}
+	if integer {
+		if n, err := strconv.ParseInt(string(lit), 10, 64); err == nil {
+			return n, true
+		}
+	}
+	f, err := strconv.ParseFloat(string(lit), 64)
+	if err != nil {
+		return nil, false
+	}
+	return f, true
+}
+
+// digits consumes one or more decimal digits.
+func (d *decoder) digits() bool {
+	start := d.i
+	for d.i < len(d.data) && '0' <= d.data[d.i] && d.data[d.i] <= '9' {
+		d.i++
+	}
+	return d.i > start
+}
+
+// name decodes the member name opening at d.i, reusing the string of an
+// equal name decoded before when there is one.
+func (d *decoder) name() (string, bool) {
+	start := d.i + 1
+	end := start
+	for end < len(d.data) && end-start <= maxSharedName {
+		c := d.data[end]
+		if c == '"' {
+			break
+		}
+		if c == '\\' || c < 0x20 || c >= utf8.RuneSelf {
+			return d.string()
+		}
+		end++
+	}
+	if end >= len(d.data) || d.data[end] != '"' {
+		return d.string()
+	}
+	raw := d.data[start:end]
+	h := uint32(len(raw))
+	for _, c := range raw {
+		h = h*31 + uint32(c)
+	}
+	slot := &d.names[h%uint32(len(d.names))]
+	if *slot != string(raw) {
+		*slot = string(raw)
+	}
+	d.i = end + 1
+	return *slot, true
+}
+
+// string decodes the string literal opening at d.i.
+func (d *decoder) string() (string, bool) {
+	d.i++
+	start := d.i
+	for d.i < len(d.data) {
+		c := d.data[d.i]
+		switch {
+		case c == '"':
+			s := string(d.data[start:d.i])
+			d.i++
+			return s, true
+		case c == '\\' || c >= utf8.RuneSelf:
+			return d.stringSlow(start)
+		case c < 0x20:
+			return "", false
+		}
+		d.i++
+	}
+	return "", false
+}
+
+// stringSlow decodes a string literal from its first byte at start, d.i
+// being at its first escape or non-ASCII byte.
+func (d *decoder) stringSlow(start int) (string, bool) {
+	buf := make([]byte, d.i-start, d.i-start+32)
+	copy(buf, d.data[start:d.i])
+	for d.i < len(d.data) {
+		c := d.data[d.i]
+		switch {
+		case c == '"':
+			d.i++
+			return string(buf), true
+		case c < 0x20:
+			return "", false
+		case c < utf8.RuneSelf && c != '\\':
+			buf = append(buf, c)
+			d.i++
+		case c >= utf8.RuneSelf:
+			r, size := utf8.DecodeRune(d.data[d.i:])
+			buf = utf8.AppendRune(buf, r) // RuneError for invalid bytes, one at a time
+			d.i += size
+		default:
+			if d.i+1 >= len(d.data) {
+				return "", false
+			}
+			esc := d.data[d.i+1]
+			d.i += 2
+			switch esc {
+			case '"', '\\', '/':
+				buf = append(buf, esc)
+			case 'b':
+				buf = append(buf, '\b')
+			case 'f':
+				buf = append(buf, '\f')
+			case 'n':
+				buf = append(buf, '\n')
+			case 'r':
+				buf = append(buf, '\r')
+			case 't':
+				buf = append(buf, '\t')
+			case 'u':
+				r, ok := d.hex4()
+				if !ok {
+					return "", false
+				}
+				if utf16.IsSurrogate(r) {
+					// A surrogate counts only with its pair right after it.
+					if low, ok := d.peekEscapedRune(); ok {
+						if pair := utf16.DecodeRune(r, low); pair != utf8.RuneError {
+							d.i += 6
+							r = pair
+						} else {
+							r = utf8.RuneError
+						}
+					} else {
+						r = utf8.RuneError
+					}
+				}
+				buf = utf8.AppendRune(buf, r)
+			default:
+				return "", false
+			}
+		}
+	}
+	return "", false
+}
+
+// hex4 reads the 4 hex digits of a \u escape at d.i.
+func (d *decoder) hex4() (rune, bool) {
+	if len(d.data)-d.i < 4 {
+		return 0, false
+	}
+	var r rune
+	for _, c := range d.data[d.i : d.i+4] {
+		switch {
+		case '0' <= c && c <= '9':
+			c -= '0'
+		case 'a' <= c && c <= 'f':
+			c = c - 'a' + 10
+		case 'A' <= c && c <= 'F':
+			c = c - 'A' + 10
+		default:
+			return 0, false
+		}
+		r = r<<4 | rune(c)
+	}
+	d.i += 4
+	return r, true
+}
+
+// peekEscapedRune returns the rune of a \u escape at d.i without consuming it.
+func (d *decoder) peekEscapedRune() (rune, bool) {
+	if len(d.data)-d.i < 6 || d.data[d.i] != '\\' || d.data[d.i+1] != 'u' {
+		return 0, false
+	}
+	saved := d.i
+	d.i += 2
+	r, ok := d.hex4()
+	d.i = saved
+	return r, ok
+}

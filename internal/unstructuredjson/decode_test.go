@@ -1,0 +1,151 @@
+package unstructuredjson
+
+import (
+	stdjson "encoding/json"
+	"math/rand"
+	"reflect"
+	"strings"
+	"testing"
+
+	"k8s.io/apimachinery/pkg/runtime/serializer/json"
+	utiljson "k8s.io/apimachinery/pkg/util/json"
+
+	"github.com/kubeclient/client-go/internal/wirecodec/wiretest"
+)
+
+// checkDecode compares Decode with sigs.k8s.io/json decoding into a fresh
+// map, and its TypeMeta with apimachinery's meta factory. Decode may give
+// up on anything; it must not give up on input the reference accepts
+// unless TypeMeta or a number needs the reference. It reports whether
+// Decode decoded data.
+func checkDecode(t *testing.T, data []byte) bool {
+	t.Helper()
+	want := map[string]any{}
+	wantErr := utiljson.Unmarshal(data, &want)
+	got, meta, err := Decode(data)
+	if err != nil {
+		if wantErr == nil && want != nil && !strings.ContainsAny(string(data), "eE.") && len(data) < 50000 && !strings.Contains(string(data), "00000000000000000000") {
+			t.Fatalf("%q: gave up, the reference decoded %#v", data, want)
+		}
+		return false
+	}
+	if wantErr != nil {
+		t.Fatalf("%q: decoded %#v, the reference failed: %v", data, got, wantErr)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("%q:\ngot  %#v\nwant %#v", data, got, want)
+	}
+	if meta.Plain {
+		ref, err := json.DefaultMetaFactory.Interpret(data)
+		if err != nil && !strings.Contains(err.Error(), "GroupVersion") {
+			t.Fatalf("%q: TypeMeta %+v, the reference failed: %v", data, meta, err)
+		}
+		if err == nil && (ref.Kind != meta.Kind || ref.GroupVersion().String() != normalizeGV(meta.APIVersion)) {
+			t.Fatalf("%q: TypeMeta %+v, reference %v", data, meta, ref)
+		}
+	}
+	return true
+}
+
+func normalizeGV(s string) string {
+	if s == "/" {
+		return ""
+	}
+	return strings.TrimPrefix(s, "/")
+}
+
+func TestDecodeTable(t *testing.T) {
+	pod, err := stdjson.Marshal(wiretest.Pod("web"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, doc := range []string{
+		string(pod),
+		`{}`,
+		`{"a":[],"b":{},"c":[{}],"d":null,"e":true,"f":false}`,
+		`{"n":[0,-0,1,-1,9223372036854775807,-9223372036854775808,9223372036854775808,-9223372036854775809,123456789012345678,1234567890123456789,1.0,1e2,1E-2,-0.0,1e400]}`,
+		`{"n":18446744073709551616}`,
+		`{"n":1e400}`,
+		`{"n":4.9e-324,"m":2.5e-400}`,
+		`{"s":"a\"b\\c\/d\be\ff\ng\rh\ti\u0041\u00e9\u65e5\ud83d\ude00"}`,
+		`{"s":"\ud800","t":"\ud800x","u":"\udc00\ud800","v":"\ud800\u0041","w":"\ud83d\ud83d\ude00"}`,
+		"{\"s\":\"\xff\xfe\xc3\",\"t\":\"\xe6\x97\",\"u\":\"ok\xc3\xa9\",\"v\":\"\xed\xa0\x80\"}",
+		"{\"\xff\":1,\"a\\u0000b\":2}",
+		`{"a":1,"a":2,"b":{"c":1,"c":null}}`,
+		`{"kind":"Pod","KIND":"Other","apiVersion":"v1","ApiVersion":null}`,
+		`{"kind":5}`,
+		"{\"\u212aind\":\"x\"}",
+		`[]`,
+		`null`,
+		`{"a":1} x`,
+		`{"a":01}`,
+		`{"a":"\x"}`,
+		"{\"a\":\"\x01\"}",
+		`{"a":[1,]}`,
+		`{"a" 1}`,
+		` { "a" : [ 1 , { } ] } `,
+		`{"a":`,
+	} {
+		checkDecode(t, []byte(doc))
+	}
+}
+
+func TestDecodeDepthLimit(t *testing.T) {
+	for _, depth := range []int{maxDepth - 2, maxDepth - 1, maxDepth, maxDepth + 1} {
+		doc := `{"a":` + strings.Repeat("[", depth-1) + strings.Repeat("]", depth-1) + `}`
+		checkDecode(t, []byte(doc))
+		doc = strings.Repeat(`{"a":`, depth) + "1" + strings.Repeat("}", depth)
+		checkDecode(t, []byte(doc))
+	}
+}
+
+func TestDecodeRandom(t *testing.T) {
+	r := rand.New(rand.NewSource(5))
+	decoded := 0
+	for range 30000 {
+		doc := `{"kind":` + wiretest.RandomString(r) + `,"x":` + wiretest.RandomJSON(r, 5) + `}`
+		if r.Intn(3) == 0 {
+			doc = wiretest.Mutate(r, doc)
+		}
+		if checkDecode(t, []byte(doc)) {
+			decoded++
+		}
+	}
+	if decoded < 10000 {
+		t.Errorf("only %d documents decoded", decoded)
+	}
+}
+
+func FuzzDecode(f *testing.F) {
+	f.Add([]byte(`{"a":[1,"b",{"c":null}],"n":1.5e3}`))
+	f.Add([]byte(`{"s":"\ud800\u00e9\\"}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		checkDecode(t, data)
+	})
+}
+
+func BenchmarkDecodePod(b *testing.B) {
+	pod, err := stdjson.Marshal(wiretest.Pod("web"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("reference", func(b *testing.B) {
+		b.SetBytes(int64(len(pod)))
+		b.ReportAllocs()
+		for b.Loop() {
+			m := map[string]any{}
+			if err := utiljson.Unmarshal(pod, &m); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("unstructuredjson", func(b *testing.B) {
+		b.SetBytes(int64(len(pod)))
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, _, err := Decode(pod); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

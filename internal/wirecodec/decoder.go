@@ -1,0 +1,124 @@
+package wirecodec
+
+import (
+	"io"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/kubeclient/client-go/internal/jsondecode"
+)
+
+// JSONSerializer is apimachinery's non-strict JSON serializer with a faster
+// decoder in front of it. Encoding is the reference's. Decoding follows the
+// reference's steps (apiVersion and kind, defaults, target object) without
+// decoding the document twice, and decodes the object with a generated
+// decoder; whenever a step needs more than the common case, or the
+// generated decoder is missing or fails, the reference decodes instead, so
+// objects and errors are the reference's.
+type JSONSerializer struct {
+	// ref is the reference: json.NewSerializerWithOptions with
+	// json.DefaultMetaFactory, typer and creater, and no options set.
+	ref     runtime.Serializer
+	typer   runtime.ObjectTyper
+	creater runtime.ObjectCreater
+	// into is the generated decoder (jsondecode.Into outside tests).
+	into func(data []byte, obj runtime.Object) (handled bool, err error)
+	// watchEventKind is the kind WatchEvent has in typer, when it has one.
+	watchEventKind *schema.GroupVersionKind
+	kinds          kindCache
+}
+
+var _ runtime.Serializer = &JSONSerializer{}
+
+// NewJSONSerializer puts the fast decoder in front of ref, which must be
+// apimachinery's JSON serializer built with json.DefaultMetaFactory, typer
+// and creater, not strict, not YAML.
+func NewJSONSerializer(ref runtime.Serializer, typer runtime.ObjectTyper, creater runtime.ObjectCreater) *JSONSerializer {
+	s := &JSONSerializer{ref: ref, typer: typer, creater: creater, into: jsondecode.Into}
+	if kinds, _, err := typer.ObjectKinds(&metav1.WatchEvent{}); err == nil {
+		s.watchEventKind = &kinds[0]
+	}
+	return s
+}
+
+// Encode encodes with the reference.
+func (s *JSONSerializer) Encode(obj runtime.Object, w io.Writer) error { return s.ref.Encode(obj, w) }
+
+// Identifier is the reference's: encodings are the same.
+func (s *JSONSerializer) Identifier() runtime.Identifier { return s.ref.Identifier() }
+
+// Decode decodes data as the reference does.
+func (s *JSONSerializer) Decode(data []byte, defaults *schema.GroupVersionKind, into runtime.Object) (runtime.Object, *schema.GroupVersionKind, error) {
+	if event, ok := into.(*metav1.WatchEvent); ok && event != nil && defaults == nil && s.watchEventKind != nil && decodeWatchEvent(data, event) {
+		// With no apiVersion or kind in data and no defaults, the
+		// reference decodes into event under its first kind in typer.
+		gvk := *s.watchEventKind
+		return event, &gvk, nil
+	}
+	if obj, actual, ok := s.decodeFast(data, defaults, into); ok {
+		return obj, actual, nil
+	}
+	return s.ref.Decode(data, defaults, into)
+}
+
+// decodeFast is the reference's decoding for the common case: a typed
+// target known to the typer, or none. ok is false when the reference must
+// decode; into is then untouched, or left for the reference to overwrite
+// as the generated decoder guarantees.
+func (s *JSONSerializer) decodeFast(data []byte, defaults *schema.GroupVersionKind, into runtime.Object) (obj runtime.Object, actual *schema.GroupVersionKind, ok bool) {
+	switch into.(type) {
+	case *runtime.Unknown, runtime.Unstructured:
+		return nil, nil, false
+	}
+	apiVersion, kind, ok := peekTypeMeta(data)
+	if !ok {
+		return nil, nil, false
+	}
+	gv, gvOK, kindString := s.kinds.lookup(apiVersion, kind)
+	if !gvOK {
+		return nil, nil, false
+	}
+	gvk := gv.WithKind(kindString)
+	if defaults != nil {
+		gvk = WithDefaults(gvk, *defaults)
+	}
+	if into != nil {
+		kinds, _, err := s.typer.ObjectKinds(into)
+		if err != nil {
+			return nil, nil, false
+		}
+		gvk = WithDefaults(gvk, kinds[0])
+	}
+	if gvk.Kind == "" || gvk.Version == "" {
+		return nil, nil, false
+	}
+	obj, err := runtime.UseOrCreateObject(s.typer, s.creater, gvk, into)
+	if err != nil {
+		return nil, nil, false
+	}
+	if handled, err := s.into(data, obj); !handled || err != nil {
+		return nil, nil, false
+	}
+	return obj, &gvk, true
+}
+
+// WithDefaults fills what gvk lacks from defaults as apimachinery's JSON
+// serializer does: a missing kind always; a missing version when the group
+// is missing too (taking the default group with it) or when the groups
+// agree.
+func WithDefaults(gvk, defaults schema.GroupVersionKind) schema.GroupVersionKind {
+	if gvk.Kind == "" {
+		gvk.Kind = defaults.Kind
+	}
+	if gvk.Version == "" {
+		switch {
+		case gvk.Group == "":
+			gvk.Group, gvk.Version = defaults.Group, defaults.Version
+		case gvk.Group == defaults.Group:
+			gvk.Version = defaults.Version
+		}
+	}
+	return gvk
+}
