@@ -36,19 +36,30 @@ func (ml *MultiLock) Get(ctx context.Context) (*LeaderElectionRecord, []byte, er
 		return nil, nil, err
 	}
 	secondary, secondaryRaw, err := ml.Secondary.Get(ctx)
-	if err != nil {
-		if apierrors.IsNotFound(err) && primary.HolderIdentity != ml.Identity() {
-			return primary, primaryRaw, nil
-		}
+	switch {
+	case err == nil:
+		return ml.merge(primary, primaryRaw, secondary, secondaryRaw)
+	case apierrors.IsNotFound(err) && primary.HolderIdentity != ml.Identity():
+		// Only a holder that knows nothing of the secondary lock wrote the
+		// primary: its record stands alone.
+		return primary, primaryRaw, nil
+	default:
 		return nil, nil, err
 	}
-	if primary.HolderIdentity != secondary.HolderIdentity {
-		primary.HolderIdentity = UnknownLeader
-		if primaryRaw, err = json.Marshal(primary); err != nil {
-			return nil, nil, err
-		}
+}
+
+// merge joins the records read from both locks. A holder they disagree on
+// is unknown, and the primary's raw record is re-encoded to say so.
+func (ml *MultiLock) merge(primary *LeaderElectionRecord, primaryRaw []byte, secondary *LeaderElectionRecord, secondaryRaw []byte) (*LeaderElectionRecord, []byte, error) {
+	if primary.HolderIdentity == secondary.HolderIdentity {
+		return primary, ConcatRawRecord(primaryRaw, secondaryRaw), nil
 	}
-	return primary, ConcatRawRecord(primaryRaw, secondaryRaw), nil
+	primary.HolderIdentity = UnknownLeader
+	reencoded, err := json.Marshal(primary)
+	if err != nil {
+		return nil, nil, err
+	}
+	return primary, ConcatRawRecord(reencoded, secondaryRaw), nil
 }
 
 // Create creates both locks; a primary that already exists is not an error.
