@@ -9,14 +9,6 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 )
 
-const (
-	// UnknownLeader is the holder MultiLock reports when its two locks
-	// disagree.
-	//
-	// Deprecated: UnknownLeader is only used by MultiLock, which is deprecated.
-	UnknownLeader = "leaderelection.k8s.io/unknown"
-)
-
 // MultiLock keeps the same record in two locks, Primary and Secondary.
 //
 // Deprecated: MultiLock served the migration from annotation locks to Lease
@@ -24,6 +16,16 @@ const (
 type MultiLock struct {
 	Primary   Interface
 	Secondary Interface
+}
+
+// Describe names both locks.
+func (ml *MultiLock) Describe() string {
+	return fmt.Sprintf("%s, %s", ml.Primary.Describe(), ml.Secondary.Describe())
+}
+
+// Identity returns the primary lock's identity.
+func (ml *MultiLock) Identity() string {
+	return ml.Primary.Identity()
 }
 
 // Get returns the primary record. When the secondary lock is missing and
@@ -88,15 +90,13 @@ func (ml *MultiLock) RecordEvent(s string) {
 	ml.Secondary.RecordEvent(s)
 }
 
-// Describe names both locks.
-func (ml *MultiLock) Describe() string {
-	return fmt.Sprintf("%s, %s", ml.Primary.Describe(), ml.Secondary.Describe())
-}
-
-// Identity returns the primary lock's identity.
-func (ml *MultiLock) Identity() string {
-	return ml.Primary.Identity()
-}
+const (
+	// UnknownLeader is the holder MultiLock reports when its two locks
+	// disagree.
+	//
+	// Deprecated: UnknownLeader is only used by MultiLock, which is deprecated.
+	UnknownLeader = "leaderelection.k8s.io/unknown"
+)
 
 // ConcatRawRecord joins two raw records with a comma.
 //
