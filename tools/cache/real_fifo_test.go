@@ -427,3 +427,54 @@ func TestRealFIFOPanickingProcessorUnlockWhileProcessing(t *testing.T) {
 		t.Errorf("Add after panic: %v", err)
 	}
 }
+
+// TestRealFIFOSyncAndCloseSignals: Done closes once the first Replace has
+// been popped, and IsClosed turns true on Close.
+func TestRealFIFOSyncAndCloseSignals(t *testing.T) {
+	f := NewRealFIFOWithOptions(RealFIFOOptions{KeyFunction: MetaNamespaceKeyFunc})
+	if err := f.Replace([]interface{}{pod("ns", "a", "1", nil)}, "1"); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-f.Done():
+		t.Fatal("Done closed before the initial list was processed")
+	default:
+	}
+	if _, err := f.Pop(func(interface{}, bool) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-f.Done():
+	default:
+		t.Fatal("Done still open after the initial list was processed")
+	}
+	if f.IsClosed() {
+		t.Fatal("IsClosed before Close")
+	}
+	f.Close()
+	if !f.IsClosed() {
+		t.Fatal("IsClosed false after Close")
+	}
+}
+
+// TestSetInformerMetricsProvider: a queue created without a provider uses
+// the process-wide one, and only the first provider installed counts. No
+// other test in this package installs one.
+func TestSetInformerMetricsProvider(t *testing.T) {
+	ResetInformerNamesForTesting()
+	defer ResetInformerNamesForTesting()
+	first, second := &recordingMetrics{}, &recordingMetrics{}
+	SetInformerMetricsProvider(first)
+	SetInformerMetricsProvider(second)
+	n, _ := NewInformerName("global-metrics")
+	f := NewRealFIFOWithOptions(RealFIFOOptions{KeyFunction: MetaNamespaceKeyFunc, Identifier: n.WithResource(schema.GroupVersionResource{Resource: "pods"})})
+	_ = f.Add(pod("ns", "a", "1", nil))
+	first.mu.Lock()
+	defer first.mu.Unlock()
+	if len(first.queued) == 0 {
+		t.Error("the first provider recorded nothing")
+	}
+	if len(second.queued) != 0 {
+		t.Error("the second provider was used")
+	}
+}
