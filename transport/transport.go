@@ -86,42 +86,45 @@ func TLSConfigFor(c *Config) (*tls.Config, error) {
 		return tlsConfig, nil
 	}
 
-	// Three sources of a client certificate, in order of precedence: inline
-	// data (parsed once, here, so that bad data fails early), files that are
-	// re-read when they change, and the caller's callback.
-	var static *tls.Certificate
-	var fromFiles func() (*tls.Certificate, error)
+	source, err := clientCertSource(c)
+	if err != nil {
+		return nil, err
+	}
+	tlsConfig.GetClientCertificate = func(*tls.CertificateRequestInfo) (*tls.Certificate, error) { return source() }
+	return tlsConfig, nil
+}
+
+// clientCertSource returns where the client certificate comes from. Of the
+// three sources the first configured wins: inline data (parsed here, so bad
+// data fails early), files that are re-read when they change, and the
+// caller's callback. Without a certificate the handshake gets an empty one
+// and proceeds without client authentication.
+func clientCertSource(c *Config) (func() (*tls.Certificate, error), error) {
+	none := func() (*tls.Certificate, error) { return &tls.Certificate{}, nil }
 	switch {
 	case c.HasCertAuth() && !c.TLS.ReloadTLSFiles:
 		cert, err := tls.X509KeyPair(c.TLS.CertData, c.TLS.KeyData)
 		if err != nil {
 			return nil, err
 		}
-		static = &cert
+		return func() (*tls.Certificate, error) { return &cert, nil }, nil
 	case c.TLS.ReloadTLSFiles:
-		fromFiles = newCertFileLoader(c.TLS.CertFile, c.TLS.KeyFile)
-	}
-	callback := c.TLS.GetCertHolder
-
-	tlsConfig.GetClientCertificate = func(*tls.CertificateRequestInfo) (*tls.Certificate, error) {
-		switch {
-		case static != nil:
-			return static, nil
-		case fromFiles != nil:
-			return fromFiles()
-		case callback != nil:
-			cert, err := callback.GetCert()
+		return newCertFileLoader(c.TLS.CertFile, c.TLS.KeyFile), nil
+	case c.TLS.GetCertHolder != nil:
+		holder := c.TLS.GetCertHolder
+		return func() (*tls.Certificate, error) {
+			cert, err := holder.GetCert()
 			if err != nil {
 				return nil, err
 			}
-			if cert != nil {
-				return cert, nil
+			if cert == nil {
+				return none()
 			}
-		}
-		// An empty certificate makes the handshake proceed without one.
-		return &tls.Certificate{}, nil
+			return cert, nil
+		}, nil
+	default:
+		return none, nil
 	}
-	return tlsConfig, nil
 }
 
 // loadTLSFiles reads the CA, certificate and key files of c into the
