@@ -56,42 +56,51 @@ func checkHolders(config *Config) error {
 func TLSConfigFor(c *Config) (*tls.Config, error) {
 	wantsTLS := c.HasCA() || c.HasCertAuth() || c.HasCertCallback() || c.TLS.Insecure ||
 		c.TLS.ServerName != "" || len(c.TLS.NextProtos) > 0
-	if !wantsTLS {
+	switch {
+	case !wantsTLS:
 		return nil, nil
-	}
-	if c.HasCA() && c.TLS.Insecure {
+	case c.HasCA() && c.TLS.Insecure:
 		return nil, errors.New("specifying a root certificates file with the insecure flag is not allowed")
 	}
 	if err := loadTLSFiles(c); err != nil {
 		return nil, err
 	}
-
-	tlsConfig := &tls.Config{
-		// TLS 1.0 and 1.1 are not safe enough for talking to a cluster.
-		MinVersion:         tls.VersionTLS12,
-		InsecureSkipVerify: c.TLS.Insecure,
-		ServerName:         c.TLS.ServerName,
-		NextProtos:         c.TLS.NextProtos,
-	}
-
-	if c.HasCA() {
-		roots, err := rootCertPool(c.TLS.CAData)
-		if err != nil {
-			return nil, fmt.Errorf("unable to load root certificates: %w", err)
+	// TLS 1.0 and 1.1 are not safe enough for talking to a cluster.
+	tlsConfig := &tls.Config{MinVersion: tls.VersionTLS12, InsecureSkipVerify: c.TLS.Insecure, ServerName: c.TLS.ServerName, NextProtos: c.TLS.NextProtos}
+	for _, configure := range []func(*Config, *tls.Config) error{setRootCAs, setClientCertificate} {
+		if err := configure(c, tlsConfig); err != nil {
+			return nil, err
 		}
-		tlsConfig.RootCAs = roots
 	}
+	return tlsConfig, nil
+}
 
+// setRootCAs makes the CA data of c (read from its file by now) the only
+// roots tlsConfig trusts; without CA data the system roots stay.
+func setRootCAs(c *Config, tlsConfig *tls.Config) error {
+	if !c.HasCA() {
+		return nil
+	}
+	roots, err := rootCertPool(c.TLS.CAData)
+	if err != nil {
+		return fmt.Errorf("unable to load root certificates: %w", err)
+	}
+	tlsConfig.RootCAs = roots
+	return nil
+}
+
+// setClientCertificate installs the client certificate source of c, when c
+// has one.
+func setClientCertificate(c *Config, tlsConfig *tls.Config) error {
 	if !c.HasCertAuth() && !c.HasCertCallback() {
-		return tlsConfig, nil
+		return nil
 	}
-
 	source, err := clientCertSource(c)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	tlsConfig.GetClientCertificate = func(*tls.CertificateRequestInfo) (*tls.Certificate, error) { return source() }
-	return tlsConfig, nil
+	return nil
 }
 
 // clientCertSource returns where the client certificate comes from. Of the
