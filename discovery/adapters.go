@@ -86,15 +86,13 @@ func (a *aggregatedDiscoveryAdapter) GroupsAndMaybeResourcesWithContext(context.
 
 // ToCachedDiscoveryInterfaceWithContext adapts a CachedDiscoveryInterface.
 func ToCachedDiscoveryInterfaceWithContext(i CachedDiscoveryInterface) CachedDiscoveryInterfaceWithContext {
-	if i == nil {
+	switch i := i.(type) {
+	case nil:
 		return nil
-	}
-	if withCtx, ok := i.(CachedDiscoveryInterfaceWithContext); ok {
-		return withCtx
-	}
-	return &cachedDiscoveryAdapter{
-		DiscoveryInterfaceWithContext: ToDiscoveryInterfaceWithContext(i),
-		legacy:                        i,
+	case CachedDiscoveryInterfaceWithContext:
+		return i
+	default:
+		return &cachedDiscoveryAdapter{DiscoveryInterfaceWithContext: ToDiscoveryInterfaceWithContext(i), legacy: i}
 	}
 }
 

@@ -3,7 +3,6 @@ package discovery
 import (
 	"context"
 	"strings"
-	"sync"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -83,35 +82,40 @@ func groupsAndMaybeResources(ctx context.Context, d DiscoveryInterfaceWithContex
 // them. A group-version may appear in both results: some failures still come
 // with a list.
 func fetchAllGroupVersions(ctx context.Context, d DiscoveryInterfaceWithContext, groups *metav1.APIGroupList) (map[schema.GroupVersion]*metav1.APIResourceList, map[schema.GroupVersion]error) {
-	var (
-		wg sync.WaitGroup
-		// mu guards lists and failed, written by the fetching goroutines.
-		mu     sync.Mutex
-		lists  = map[schema.GroupVersion]*metav1.APIResourceList{}
-		failed = map[schema.GroupVersion]error{}
-	)
+	var all []schema.GroupVersion
 	for _, g := range groups.Groups {
 		for _, v := range g.Versions {
-			gv := schema.GroupVersion{Group: g.Name, Version: v.Version}
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				defer utilruntime.HandleCrashWithContext(ctx)
-
-				list, err := d.ServerResourcesForGroupVersionWithContext(ctx, gv.String())
-
-				mu.Lock()
-				defer mu.Unlock()
-				if err != nil {
-					failed[gv] = err
-				}
-				if list != nil {
-					lists[gv] = list
-				}
-			}()
+			all = append(all, schema.GroupVersion{Group: g.Name, Version: v.Version})
 		}
 	}
-	wg.Wait()
+	// One goroutine per group-version sends exactly one result (even when
+	// the fetch panics and HandleCrash recovers); this goroutine alone
+	// writes the maps.
+	type fetched struct {
+		gv   schema.GroupVersion
+		list *metav1.APIResourceList
+		err  error
+	}
+	results := make(chan fetched, len(all))
+	for _, gv := range all {
+		go func() {
+			r := fetched{gv: gv}
+			defer func() { results <- r }()
+			defer utilruntime.HandleCrashWithContext(ctx)
+			r.list, r.err = d.ServerResourcesForGroupVersionWithContext(ctx, gv.String())
+		}()
+	}
+	lists := map[schema.GroupVersion]*metav1.APIResourceList{}
+	failed := map[schema.GroupVersion]error{}
+	for range all {
+		r := <-results
+		if r.err != nil {
+			failed[r.gv] = r.err
+		}
+		if r.list != nil { // a failed fetch may still return a fallback list
+			lists[r.gv] = r.list
+		}
+	}
 	return lists, failed
 }
 

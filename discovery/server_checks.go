@@ -2,6 +2,7 @@ package discovery
 
 import (
 	"fmt"
+	"slices"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -13,18 +14,14 @@ import (
 // group-version the server does not know (404) means false, not an error.
 func IsResourceEnabled(client DiscoveryInterface, resourceToCheck schema.GroupVersionResource) (bool, error) {
 	list, err := client.ServerResourcesForGroupVersion(resourceToCheck.GroupVersion().String())
-	if apierrors.IsNotFound(err) {
-		return false, nil
-	}
-	if err != nil {
+	switch {
+	case apierrors.IsNotFound(err):
+		return false, nil // the group-version itself is not served
+	case err != nil:
 		return false, err
 	}
-	for _, r := range list.APIResources {
-		if r.Name == resourceToCheck.Resource {
-			return true, nil
-		}
-	}
-	return false, nil
+	named := func(r metav1.APIResource) bool { return r.Name == resourceToCheck.Resource }
+	return slices.ContainsFunc(list.APIResources, named), nil
 }
 
 // MatchesServerVersion returns an error unless the server reports the same

@@ -20,44 +20,10 @@ import (
 // result.
 type FakeClient[T objectWithMeta] struct {
 	*testing.Fake
-	ns        string
+	ns        string // empty for cluster-scoped resources
 	resource  schema.GroupVersionResource
 	kind      schema.GroupVersionKind
 	newObject func() T
-}
-
-// FakeClientWithList is a FakeClient that can also list and delete collections.
-type FakeClientWithList[T objectWithMeta, L runtime.Object] struct {
-	*FakeClient[T]
-	alsoFakeLister[T, L]
-}
-
-// FakeClientWithApply is a FakeClient that can also apply configurations.
-type FakeClientWithApply[T objectWithMeta, C namedObject] struct {
-	*FakeClient[T]
-	alsoFakeApplier[T, C]
-}
-
-// FakeClientWithListAndApply is a FakeClient that can list, delete
-// collections and apply configurations.
-type FakeClientWithListAndApply[T objectWithMeta, L runtime.Object, C namedObject] struct {
-	*FakeClient[T]
-	alsoFakeLister[T, L]
-	alsoFakeApplier[T, C]
-}
-
-// alsoFakeLister adds List and DeleteCollection to a FakeClient.
-type alsoFakeLister[T objectWithMeta, L runtime.Object] struct {
-	client       *FakeClient[T]
-	newList      func() L
-	copyListMeta func(L, L)
-	getItems     func(L) []T
-	setItems     func(L, []T)
-}
-
-// alsoFakeApplier adds Apply and ApplyStatus to a FakeClient.
-type alsoFakeApplier[T objectWithMeta, C namedObject] struct {
-	client *FakeClient[T]
 }
 
 // NewFakeClient returns a FakeClient for resource. Pass an empty namespace
@@ -65,7 +31,15 @@ type alsoFakeApplier[T objectWithMeta, C namedObject] struct {
 func NewFakeClient[T objectWithMeta](
 	fake *testing.Fake, namespace string, resource schema.GroupVersionResource, kind schema.GroupVersionKind, emptyObjectCreator func() T,
 ) *FakeClient[T] {
-	return &FakeClient[T]{Fake: fake, ns: namespace, resource: resource, kind: kind, newObject: emptyObjectCreator}
+	c := &FakeClient[T]{Fake: fake, newObject: emptyObjectCreator}
+	c.ns, c.resource, c.kind = namespace, resource, kind
+	return c
+}
+
+// FakeClientWithList is a FakeClient that can also list and delete collections.
+type FakeClientWithList[T objectWithMeta, L runtime.Object] struct {
+	*FakeClient[T]
+	fakeListVerbs[T, L]
 }
 
 // NewFakeClientWithList returns a FakeClientWithList for resource.
@@ -73,19 +47,31 @@ func NewFakeClientWithList[T objectWithMeta, L runtime.Object](
 	fake *testing.Fake, namespace string, resource schema.GroupVersionResource, kind schema.GroupVersionKind, emptyObjectCreator func() T,
 	emptyListCreator func() L, listMetaCopier func(L, L), itemGetter func(L) []T, itemSetter func(L, []T),
 ) *FakeClientWithList[T, L] {
-	base := NewFakeClient[T](fake, namespace, resource, kind, emptyObjectCreator)
-	return &FakeClientWithList[T, L]{
-		FakeClient:     base,
-		alsoFakeLister: alsoFakeLister[T, L]{client: base, newList: emptyListCreator, copyListMeta: listMetaCopier, getItems: itemGetter, setItems: itemSetter},
-	}
+	c := NewFakeClient[T](fake, namespace, resource, kind, emptyObjectCreator)
+	items := listItems[T, L]{emptyListCreator, listMetaCopier, itemGetter, itemSetter}
+	return &FakeClientWithList[T, L]{c, fakeListVerbs[T, L]{c, items}}
+}
+
+// FakeClientWithApply is a FakeClient that can also apply configurations.
+type FakeClientWithApply[T objectWithMeta, C namedObject] struct {
+	*FakeClient[T]
+	fakeApplyVerbs[T, C]
 }
 
 // NewFakeClientWithApply returns a FakeClientWithApply for resource.
 func NewFakeClientWithApply[T objectWithMeta, C namedObject](
 	fake *testing.Fake, namespace string, resource schema.GroupVersionResource, kind schema.GroupVersionKind, emptyObjectCreator func() T,
 ) *FakeClientWithApply[T, C] {
-	base := NewFakeClient[T](fake, namespace, resource, kind, emptyObjectCreator)
-	return &FakeClientWithApply[T, C]{FakeClient: base, alsoFakeApplier: alsoFakeApplier[T, C]{client: base}}
+	c := NewFakeClient[T](fake, namespace, resource, kind, emptyObjectCreator)
+	return &FakeClientWithApply[T, C]{c, fakeApplyVerbs[T, C]{c}}
+}
+
+// FakeClientWithListAndApply is a FakeClient that can list, delete
+// collections and apply configurations.
+type FakeClientWithListAndApply[T objectWithMeta, L runtime.Object, C namedObject] struct {
+	*FakeClient[T]
+	fakeListVerbs[T, L]
+	fakeApplyVerbs[T, C]
 }
 
 // NewFakeClientWithListAndApply returns a FakeClientWithListAndApply for resource.
@@ -93,12 +79,9 @@ func NewFakeClientWithListAndApply[T objectWithMeta, L runtime.Object, C namedOb
 	fake *testing.Fake, namespace string, resource schema.GroupVersionResource, kind schema.GroupVersionKind, emptyObjectCreator func() T,
 	emptyListCreator func() L, listMetaCopier func(L, L), itemGetter func(L) []T, itemSetter func(L, []T),
 ) *FakeClientWithListAndApply[T, L, C] {
-	base := NewFakeClient[T](fake, namespace, resource, kind, emptyObjectCreator)
-	return &FakeClientWithListAndApply[T, L, C]{
-		FakeClient:      base,
-		alsoFakeLister:  alsoFakeLister[T, L]{client: base, newList: emptyListCreator, copyListMeta: listMetaCopier, getItems: itemGetter, setItems: itemSetter},
-		alsoFakeApplier: alsoFakeApplier[T, C]{client: base},
-	}
+	c := NewFakeClient[T](fake, namespace, resource, kind, emptyObjectCreator)
+	items := listItems[T, L]{emptyListCreator, listMetaCopier, itemGetter, itemSetter}
+	return &FakeClientWithListAndApply[T, L, C]{c, fakeListVerbs[T, L]{c, items}, fakeApplyVerbs[T, C]{c}}
 }
 
 // Kind returns the kind the client serves.
@@ -184,9 +167,24 @@ func (c *FakeClient[T]) Patch(ctx context.Context, name string, pt types.PatchTy
 	return c.invoke(testing.NewPatchSubresourceActionWithOptions(c.resource, c.ns, name, pt, data, opts, subresources...))
 }
 
+// listItems is how the fake lister reaches into a list type L of items T:
+// create one, copy its list metadata, read and replace its items.
+type listItems[T objectWithMeta, L runtime.Object] struct {
+	newList      func() L
+	copyListMeta func(L, L)
+	getItems     func(L) []T
+	setItems     func(L, []T)
+}
+
+// fakeListVerbs adds List and DeleteCollection to a FakeClient.
+type fakeListVerbs[T objectWithMeta, L runtime.Object] struct {
+	client *FakeClient[T]
+	listItems[T, L]
+}
+
 // List records a list action and returns the reactors' items that match the
 // label selector of opts.
-func (l *alsoFakeLister[T, L]) List(ctx context.Context, opts metav1.ListOptions) (result L, err error) {
+func (l *fakeListVerbs[T, L]) List(ctx context.Context, opts metav1.ListOptions) (result L, err error) {
 	c := l.client
 	var action testing.Action
 	if c.ns == "" {
@@ -226,7 +224,7 @@ func (l *alsoFakeLister[T, L]) List(ctx context.Context, opts metav1.ListOptions
 }
 
 // DeleteCollection records a delete-collection action.
-func (l *alsoFakeLister[T, L]) DeleteCollection(ctx context.Context, opts metav1.DeleteOptions, listOpts metav1.ListOptions) error {
+func (l *fakeListVerbs[T, L]) DeleteCollection(ctx context.Context, opts metav1.DeleteOptions, listOpts metav1.ListOptions) error {
 	c := l.client
 	var err error
 	if c.ns == "" {
@@ -237,17 +235,22 @@ func (l *alsoFakeLister[T, L]) DeleteCollection(ctx context.Context, opts metav1
 	return err
 }
 
+// fakeApplyVerbs adds Apply and ApplyStatus to a FakeClient.
+type fakeApplyVerbs[T objectWithMeta, C namedObject] struct {
+	client *FakeClient[T]
+}
+
 // Apply records an apply patch of configuration.
-func (a *alsoFakeApplier[T, C]) Apply(ctx context.Context, configuration C, opts metav1.ApplyOptions) (result T, err error) {
+func (a *fakeApplyVerbs[T, C]) Apply(ctx context.Context, configuration C, opts metav1.ApplyOptions) (result T, err error) {
 	return a.apply(configuration, opts, "Apply")
 }
 
 // ApplyStatus records an apply patch of configuration on the status subresource.
-func (a *alsoFakeApplier[T, C]) ApplyStatus(ctx context.Context, configuration C, opts metav1.ApplyOptions) (result T, err error) {
+func (a *fakeApplyVerbs[T, C]) ApplyStatus(ctx context.Context, configuration C, opts metav1.ApplyOptions) (result T, err error) {
 	return a.apply(configuration, opts, "ApplyStatus", "status")
 }
 
-func (a *alsoFakeApplier[T, C]) apply(configuration C, opts metav1.ApplyOptions, verb string, subresources ...string) (T, error) {
+func (a *fakeApplyVerbs[T, C]) apply(configuration C, opts metav1.ApplyOptions, verb string, subresources ...string) (T, error) {
 	var zero C
 	var none T
 	if configuration == zero {

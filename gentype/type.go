@@ -14,50 +14,42 @@ import (
 	"github.com/kubeclient/client-go/util/apply"
 )
 
+// This file is the one helper where client-go's generated clients repeat
+// themselves: every typed client is a Client (or one of its list/apply
+// variants) instantiated for one resource. The design in three parts:
+//
+//   - endpoint says where a request goes (resource, namespace, rest client)
+//     and how its options and body are encoded. Every verb starts from
+//     endpoint.start, so scoping and content negotiation live in one place.
+//   - Client[T] adds the object type: fetch decodes an answer into a new T.
+//   - the list and apply verbs live in small mix-ins (listVerbs, applyVerbs)
+//     that the exported variants embed, so each verb is written once.
+
+// endpoint is where a Client's requests go and how they are encoded.
+type endpoint struct {
+	rest      rest.Interface
+	resource  string
+	namespace string // empty for cluster-scoped resources
+	codec     runtime.ParameterCodec
+	// protobuf asks for protobuf on requests whose content type the caller
+	// left unset.
+	protobuf bool
+}
+
+// start turns the verb request r into a request on the endpoint's resource,
+// in its namespace, with the content type preference applied.
+func (e *endpoint) start(r *rest.Request) *rest.Request {
+	return r.UseProtobufAsDefaultIfPreferred(e.protobuf).
+		NamespaceIfScoped(e.namespace, e.namespace != "").
+		Resource(e.resource)
+}
+
 // Client is a typed client for one resource, namespaced or cluster scoped,
 // offering the verbs every resource has. It does not list or apply; see
 // ClientWithList, ClientWithApply and ClientWithListAndApply for those.
 type Client[T objectWithMeta] struct {
-	resource       string
-	client         rest.Interface
-	namespace      string // empty for cluster-scoped resources
-	newObject      func() T
-	parameterCodec runtime.ParameterCodec
-
-	// prefersProtobuf asks for protobuf on requests whose content type the
-	// caller left unset.
-	prefersProtobuf bool
-}
-
-// ClientWithList is a Client that can also list and delete collections.
-type ClientWithList[T objectWithMeta, L runtime.Object] struct {
-	*Client[T]
-	alsoLister[T, L]
-}
-
-// ClientWithApply is a Client that can also server-side apply configurations.
-type ClientWithApply[T objectWithMeta, C namedObject] struct {
-	*Client[T]
-	alsoApplier[T, C]
-}
-
-// ClientWithListAndApply is a Client that can list, delete collections and
-// server-side apply configurations.
-type ClientWithListAndApply[T objectWithMeta, L runtime.Object, C namedObject] struct {
-	*Client[T]
-	alsoLister[T, L]
-	alsoApplier[T, C]
-}
-
-// alsoLister adds List and DeleteCollection to a Client.
-type alsoLister[T objectWithMeta, L runtime.Object] struct {
-	client  *Client[T]
-	newList func() L
-}
-
-// alsoApplier adds Apply and ApplyStatus to a Client.
-type alsoApplier[T objectWithMeta, C namedObject] struct {
-	client *Client[T]
+	at        endpoint
+	newObject func() T
 }
 
 // Option configures a Client when it is built.
@@ -67,7 +59,7 @@ type Option[T objectWithMeta] func(*Client[T])
 // whenever the rest client's content type was not set explicitly. Generated
 // clients for built-in types use it.
 func PrefersProtobuf[T objectWithMeta]() Option[T] {
-	return func(c *Client[T]) { c.prefersProtobuf = true }
+	return func(c *Client[T]) { c.at.protobuf = true }
 }
 
 // NewClient returns a Client for resource. Pass an empty namespace for a
@@ -76,17 +68,18 @@ func NewClient[T objectWithMeta](
 	resource string, client rest.Interface, parameterCodec runtime.ParameterCodec, namespace string, emptyObjectCreator func() T,
 	options ...Option[T],
 ) *Client[T] {
-	c := &Client[T]{
-		resource:       resource,
-		client:         client,
-		parameterCodec: parameterCodec,
-		namespace:      namespace,
-		newObject:      emptyObjectCreator,
-	}
-	for _, opt := range options {
-		opt(c)
+	c := &Client[T]{newObject: emptyObjectCreator}
+	c.at = endpoint{rest: client, resource: resource, namespace: namespace, codec: parameterCodec}
+	for _, configure := range options {
+		configure(c)
 	}
 	return c
+}
+
+// ClientWithList is a Client that can also list and delete collections.
+type ClientWithList[T objectWithMeta, L runtime.Object] struct {
+	*Client[T]
+	listVerbs[T, L]
 }
 
 // NewClientWithList returns a ClientWithList for resource.
@@ -94,11 +87,14 @@ func NewClientWithList[T objectWithMeta, L runtime.Object](
 	resource string, client rest.Interface, parameterCodec runtime.ParameterCodec, namespace string, emptyObjectCreator func() T,
 	emptyListCreator func() L, options ...Option[T],
 ) *ClientWithList[T, L] {
-	base := NewClient[T](resource, client, parameterCodec, namespace, emptyObjectCreator, options...)
-	return &ClientWithList[T, L]{
-		Client:     base,
-		alsoLister: alsoLister[T, L]{client: base, newList: emptyListCreator},
-	}
+	c := NewClient[T](resource, client, parameterCodec, namespace, emptyObjectCreator, options...)
+	return &ClientWithList[T, L]{c, listVerbs[T, L]{c, emptyListCreator}}
+}
+
+// ClientWithApply is a Client that can also server-side apply configurations.
+type ClientWithApply[T objectWithMeta, C namedObject] struct {
+	*Client[T]
+	applyVerbs[T, C]
 }
 
 // NewClientWithApply returns a ClientWithApply for resource.
@@ -106,11 +102,16 @@ func NewClientWithApply[T objectWithMeta, C namedObject](
 	resource string, client rest.Interface, parameterCodec runtime.ParameterCodec, namespace string, emptyObjectCreator func() T,
 	options ...Option[T],
 ) *ClientWithApply[T, C] {
-	base := NewClient[T](resource, client, parameterCodec, namespace, emptyObjectCreator, options...)
-	return &ClientWithApply[T, C]{
-		Client:      base,
-		alsoApplier: alsoApplier[T, C]{client: base},
-	}
+	c := NewClient[T](resource, client, parameterCodec, namespace, emptyObjectCreator, options...)
+	return &ClientWithApply[T, C]{c, applyVerbs[T, C]{c}}
+}
+
+// ClientWithListAndApply is a Client that can list, delete collections and
+// server-side apply configurations.
+type ClientWithListAndApply[T objectWithMeta, L runtime.Object, C namedObject] struct {
+	*Client[T]
+	listVerbs[T, L]
+	applyVerbs[T, C]
 }
 
 // NewClientWithListAndApply returns a ClientWithListAndApply for resource.
@@ -118,172 +119,135 @@ func NewClientWithListAndApply[T objectWithMeta, L runtime.Object, C namedObject
 	resource string, client rest.Interface, parameterCodec runtime.ParameterCodec, namespace string, emptyObjectCreator func() T,
 	emptyListCreator func() L, options ...Option[T],
 ) *ClientWithListAndApply[T, L, C] {
-	base := NewClient[T](resource, client, parameterCodec, namespace, emptyObjectCreator, options...)
-	return &ClientWithListAndApply[T, L, C]{
-		Client:      base,
-		alsoLister:  alsoLister[T, L]{client: base, newList: emptyListCreator},
-		alsoApplier: alsoApplier[T, C]{client: base},
-	}
+	c := NewClient[T](resource, client, parameterCodec, namespace, emptyObjectCreator, options...)
+	return &ClientWithListAndApply[T, L, C]{c, listVerbs[T, L]{c, emptyListCreator}, applyVerbs[T, C]{c}}
 }
 
 // GetClient returns the rest.Interface requests are sent through.
 func (c *Client[T]) GetClient() rest.Interface {
-	return c.client
+	return c.at.rest
 }
 
 // GetNamespace returns the namespace the client is bound to, empty for
 // cluster-scoped resources.
 func (c *Client[T]) GetNamespace() string {
-	return c.namespace
+	return c.at.namespace
 }
 
-// request starts a request on the client's resource in its namespace with
-// the content type preference applied.
-func (c *Client[T]) request(r *rest.Request) *rest.Request {
-	return r.UseProtobufAsDefaultIfPreferred(c.prefersProtobuf).
-		NamespaceIfScoped(c.namespace, c.namespace != "").
-		Resource(c.resource)
+// fetch sends r and decodes the answer into a new T.
+func (c *Client[T]) fetch(ctx context.Context, r *rest.Request) (T, error) {
+	out := c.newObject()
+	err := r.Do(ctx).Into(out)
+	return out, err
 }
 
 // Get returns the object called name.
 func (c *Client[T]) Get(ctx context.Context, name string, options metav1.GetOptions) (T, error) {
-	out := c.newObject()
-	err := c.request(c.client.Get()).
-		Name(name).
-		VersionedParams(&options, c.parameterCodec).
-		Do(ctx).
-		Into(out)
-	return out, err
+	r := c.at.start(c.at.rest.Get()).Name(name)
+	return c.fetch(ctx, r.VersionedParams(&options, c.at.codec))
 }
 
 // Watch starts a watch on the resource with the given list options.
 func (c *Client[T]) Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
 	opts.Watch = true
-	return c.request(c.client.Get()).
-		VersionedParams(&opts, c.parameterCodec).
-		Timeout(timeoutOf(opts)).
-		Watch(ctx)
+	r := c.at.start(c.at.rest.Get()).VersionedParams(&opts, c.at.codec)
+	return r.Timeout(timeoutOf(opts)).Watch(ctx)
 }
 
 // Create sends obj to the server and returns the object the server stored.
 func (c *Client[T]) Create(ctx context.Context, obj T, opts metav1.CreateOptions) (T, error) {
-	out := c.newObject()
-	err := c.request(c.client.Post()).
-		VersionedParams(&opts, c.parameterCodec).
-		Body(obj).
-		Do(ctx).
-		Into(out)
-	return out, err
+	r := c.at.start(c.at.rest.Post()).VersionedParams(&opts, c.at.codec)
+	return c.fetch(ctx, r.Body(obj))
 }
 
 // Update replaces the stored object with obj and returns the object the
 // server stored.
 func (c *Client[T]) Update(ctx context.Context, obj T, opts metav1.UpdateOptions) (T, error) {
-	out := c.newObject()
-	err := c.request(c.client.Put()).
-		Name(obj.GetName()).
-		VersionedParams(&opts, c.parameterCodec).
-		Body(obj).
-		Do(ctx).
-		Into(out)
-	return out, err
+	return c.put(ctx, obj, opts)
 }
 
 // UpdateStatus replaces the status subresource of the stored object with the
 // status of obj and returns the object the server stored.
 func (c *Client[T]) UpdateStatus(ctx context.Context, obj T, opts metav1.UpdateOptions) (T, error) {
-	out := c.newObject()
-	err := c.request(c.client.Put()).
-		Name(obj.GetName()).
-		SubResource("status").
-		VersionedParams(&opts, c.parameterCodec).
-		Body(obj).
-		Do(ctx).
-		Into(out)
-	return out, err
+	return c.put(ctx, obj, opts, "status")
+}
+
+// put is Update, or with a subresource UpdateStatus.
+func (c *Client[T]) put(ctx context.Context, obj T, opts metav1.UpdateOptions, subresource ...string) (T, error) {
+	r := c.at.start(c.at.rest.Put()).Name(obj.GetName()).SubResource(subresource...)
+	return c.fetch(ctx, r.VersionedParams(&opts, c.at.codec).Body(obj))
 }
 
 // Delete removes the object called name.
 func (c *Client[T]) Delete(ctx context.Context, name string, opts metav1.DeleteOptions) error {
-	return c.request(c.client.Delete()).
-		Name(name).
-		Body(&opts).
-		Do(ctx).
-		Error()
+	r := c.at.start(c.at.rest.Delete()).Name(name)
+	return r.Body(&opts).Do(ctx).Error()
 }
 
 // Patch applies a patch of type pt to the object called name, or to one of
 // its subresources, and returns the patched object.
 func (c *Client[T]) Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts metav1.PatchOptions, subresources ...string) (T, error) {
-	out := c.newObject()
-	err := c.request(c.client.Patch(pt)).
-		Name(name).
-		SubResource(subresources...).
-		VersionedParams(&opts, c.parameterCodec).
-		Body(data).
-		Do(ctx).
-		Into(out)
-	return out, err
+	r := c.at.start(c.at.rest.Patch(pt)).Name(name).SubResource(subresources...)
+	return c.fetch(ctx, r.VersionedParams(&opts, c.at.codec).Body(data))
+}
+
+// listVerbs adds List and DeleteCollection to a Client.
+type listVerbs[T objectWithMeta, L runtime.Object] struct {
+	client  *Client[T]
+	newList func() L
 }
 
 // List returns the objects matching opts.
-func (l *alsoLister[T, L]) List(ctx context.Context, opts metav1.ListOptions) (L, error) {
+func (l *listVerbs[T, L]) List(ctx context.Context, opts metav1.ListOptions) (L, error) {
+	at := &l.client.at
 	out := l.newList()
-	c := l.client
-	err := c.request(c.client.Get()).
-		VersionedParams(&opts, c.parameterCodec).
-		Timeout(timeoutOf(opts)).
-		Do(ctx).
-		Into(out)
+	r := at.start(at.rest.Get()).VersionedParams(&opts, at.codec).Timeout(timeoutOf(opts))
+	err := r.Do(ctx).Into(out)
 	return out, err
 }
 
 // DeleteCollection removes every object matching listOpts.
-func (l *alsoLister[T, L]) DeleteCollection(ctx context.Context, opts metav1.DeleteOptions, listOpts metav1.ListOptions) error {
-	c := l.client
-	return c.request(c.client.Delete()).
-		VersionedParams(&listOpts, c.parameterCodec).
-		Timeout(timeoutOf(listOpts)).
-		Body(&opts).
-		Do(ctx).
-		Error()
+func (l *listVerbs[T, L]) DeleteCollection(ctx context.Context, opts metav1.DeleteOptions, listOpts metav1.ListOptions) error {
+	at := &l.client.at
+	r := at.start(at.rest.Delete()).VersionedParams(&listOpts, at.codec).Timeout(timeoutOf(listOpts))
+	return r.Body(&opts).Do(ctx).Error()
+}
+
+// applyVerbs adds Apply and ApplyStatus to a Client.
+type applyVerbs[T objectWithMeta, C namedObject] struct {
+	client *Client[T]
 }
 
 // Apply server-side applies obj and returns the resulting object.
-func (a *alsoApplier[T, C]) Apply(ctx context.Context, obj C, opts metav1.ApplyOptions) (T, error) {
-	return a.apply(ctx, obj, opts, "apply", "")
+func (a *applyVerbs[T, C]) Apply(ctx context.Context, obj C, opts metav1.ApplyOptions) (T, error) {
+	return a.apply(ctx, obj, opts, "apply")
 }
 
 // ApplyStatus server-side applies obj to the status subresource and returns
 // the resulting object.
-func (a *alsoApplier[T, C]) ApplyStatus(ctx context.Context, obj C, opts metav1.ApplyOptions) (T, error) {
+func (a *applyVerbs[T, C]) ApplyStatus(ctx context.Context, obj C, opts metav1.ApplyOptions) (T, error) {
 	return a.apply(ctx, obj, opts, "applyStatus", "status")
 }
 
-func (a *alsoApplier[T, C]) apply(ctx context.Context, obj C, opts metav1.ApplyOptions, verb, subresource string) (T, error) {
-	out := a.client.newObject()
+// apply checks that obj names an object, then sends it as an apply patch
+// (to the subresource, if one is given).
+func (a *applyVerbs[T, C]) apply(ctx context.Context, obj C, opts metav1.ApplyOptions, verb string, subresource ...string) (T, error) {
+	c := a.client
 	var zero C
 	if obj == zero {
-		return out, fmt.Errorf("the apply configuration passed to %s must not be nil", verb)
+		return c.newObject(), fmt.Errorf("the apply configuration passed to %s must not be nil", verb)
 	}
 	name := obj.GetName()
 	if name == nil {
-		return out, fmt.Errorf("the apply configuration passed to %s must have metadata.name set", verb)
+		return c.newObject(), fmt.Errorf("the apply configuration passed to %s must have metadata.name set", verb)
+	}
+	req, err := apply.NewRequest(c.at.rest, obj)
+	if err != nil {
+		return c.newObject(), err
 	}
 	patchOpts := opts.ToPatchOptions()
-	req, err := apply.NewRequest(a.client.client, obj)
-	if err != nil {
-		return out, err
-	}
-	c := a.client
-	req = c.request(req).Name(*name)
-	if subresource != "" {
-		req = req.SubResource(subresource)
-	}
-	err = req.VersionedParams(&patchOpts, c.parameterCodec).
-		Do(ctx).
-		Into(out)
-	return out, err
+	r := c.at.start(req).Name(*name).SubResource(subresource...)
+	return c.fetch(ctx, r.VersionedParams(&patchOpts, c.at.codec))
 }
 
 // timeoutOf converts the server-side timeout of a list or watch into a

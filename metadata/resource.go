@@ -52,16 +52,7 @@ func (c *resourceClient) Delete(ctx context.Context, name string, opts metav1.De
 	if err != nil {
 		return err
 	}
-	body, err := deleteOptionsJSON(opts)
-	if err != nil {
-		return err
-	}
-	return c.client.Delete().
-		AbsPath(segments...).
-		SetHeader("Content-Type", runtime.ContentTypeJSON).
-		Body(body).
-		Do(ctx).
-		Error()
+	return sendDelete(ctx, c.client.Delete().AbsPath(segments...), opts)
 }
 
 // DeleteCollection deletes the objects of the scope that listOptions
@@ -71,17 +62,17 @@ func (c *resourceClient) DeleteCollection(ctx context.Context, opts metav1.Delet
 	if err != nil {
 		return err
 	}
+	req := c.client.Delete().AbsPath(segments...).SpecificallyVersionedParams(&listOptions, optionsCodec, coreV1)
+	return sendDelete(ctx, req, opts)
+}
+
+// sendDelete sends the delete request req with opts as its JSON body.
+func sendDelete(ctx context.Context, req *rest.Request, opts metav1.DeleteOptions) error {
 	body, err := deleteOptionsJSON(opts)
 	if err != nil {
 		return err
 	}
-	return c.client.Delete().
-		AbsPath(segments...).
-		SpecificallyVersionedParams(&listOptions, optionsCodec, coreV1).
-		SetHeader("Content-Type", runtime.ContentTypeJSON).
-		Body(body).
-		Do(ctx).
-		Error()
+	return req.SetHeader("Content-Type", runtime.ContentTypeJSON).Body(body).Do(ctx).Error()
 }
 
 // Get returns the metadata of the object name (or of its subresource).

@@ -27,13 +27,14 @@ type ClientWithContext interface {
 // already implements ClientWithContext is returned unchanged; otherwise the
 // context is ignored when calling it.
 func ToClientWithContext(c Client) ClientWithContext {
-	if c == nil {
+	switch c := c.(type) {
+	case nil:
 		return nil
+	case ClientWithContext:
+		return c
+	default:
+		return contextIgnoringClient{legacy: c}
 	}
-	if withCtx, ok := c.(ClientWithContext); ok {
-		return withCtx
-	}
-	return contextIgnoringClient{legacy: c}
 }
 
 // contextIgnoringClient lifts a Client to ClientWithContext.

@@ -37,13 +37,14 @@ type GroupVersionWithContext interface {
 // ToGroupVersionWithContext adapts a GroupVersion to GroupVersionWithContext.
 // A GroupVersion that already implements it is returned unchanged.
 func ToGroupVersionWithContext(gv GroupVersion) GroupVersionWithContext {
-	if gv == nil {
+	switch gv := gv.(type) {
+	case nil:
 		return nil
+	case GroupVersionWithContext:
+		return gv
+	default:
+		return contextIgnoringGroupVersion{GroupVersion: gv}
 	}
-	if withCtx, ok := gv.(GroupVersionWithContext); ok {
-		return withCtx
-	}
-	return contextIgnoringGroupVersion{GroupVersion: gv}
 }
 
 // contextIgnoringGroupVersion lifts a GroupVersion to GroupVersionWithContext.

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"k8s.io/klog/v2"
+	"k8s.io/utils/clock"
 
 	"github.com/kubeclient/client-go/util/flowcontrol"
 )
@@ -69,15 +70,7 @@ func (n *NoBackoff) Sleep(d time.Duration) { time.Sleep(d) }
 
 // SleepWithContext waits for d or until ctx is done.
 func (n *NoBackoff) SleepWithContext(ctx context.Context, d time.Duration) {
-	if d <= 0 {
-		return
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-	case <-t.C:
-	}
+	sleepOn(ctx, clock.RealClock{}, d)
 }
 
 // Disable replaces the backoff with one that never waits, for tests that
@@ -127,14 +120,19 @@ func (b *URLBackoff) Sleep(d time.Duration) {
 
 // SleepWithContext waits d on the backoff's clock or until ctx is done.
 func (b *URLBackoff) SleepWithContext(ctx context.Context, d time.Duration) {
-	if d <= 0 {
-		return
-	}
-	t := b.Backoff.Clock.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-	case <-t.C():
+	sleepOn(ctx, b.Backoff.Clock, d)
+}
+
+// sleepOn waits d on clk, or less when ctx ends first. It is the
+// SleepWithContext of both NoBackoff (on the real clock) and URLBackoff.
+func sleepOn(ctx context.Context, clk clock.Clock, d time.Duration) {
+	if d > 0 {
+		timer := clk.NewTimer(d)
+		defer timer.Stop()
+		select {
+		case <-timer.C():
+		case <-ctx.Done():
+		}
 	}
 }
 

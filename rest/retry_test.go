@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -15,6 +16,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/wait"
 	testingclock "k8s.io/utils/clock/testing"
 
 	"github.com/kubeclient/client-go/util/flowcontrol"
@@ -230,17 +232,16 @@ func TestRetryAfterWaitsOnClock(t *testing.T) {
 // done fires first or it takes too long.
 func waitForWaiter(t *testing.T, clk *testingclock.FakeClock, done <-chan error) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !clk.HasWaiters() {
+	err := wait.PollUntilContextTimeout(context.Background(), time.Millisecond, 10*time.Second, true, func(context.Context) (bool, error) {
 		select {
 		case err := <-done:
-			t.Fatalf("request ended without waiting: %v", err)
+			return false, fmt.Errorf("request ended without waiting: %v", err)
 		default:
+			return clk.HasWaiters(), nil
 		}
-		if time.Now().After(deadline) {
-			t.Fatal("nothing waited on the clock")
-		}
-		time.Sleep(time.Millisecond)
+	})
+	if err != nil {
+		t.Fatalf("nothing waited on the clock: %v", err)
 	}
 }
 
@@ -252,9 +253,9 @@ func TestCancelDuringRetryWait(t *testing.T) {
 	go func() { done <- c.Get().Resource("pods").Do(ctx).Error() }()
 	// Wait for the first attempt to be answered, then cancel during the
 	// hour-long Retry-After sleep of NoBackoff.
-	deadline := time.Now().Add(10 * time.Second)
-	for len(srv.received()) == 0 && time.Now().Before(deadline) {
-		time.Sleep(time.Millisecond)
+	answered := func(context.Context) (bool, error) { return len(srv.received()) > 0, nil }
+	if err := wait.PollUntilContextTimeout(context.Background(), time.Millisecond, 10*time.Second, true, answered); err != nil {
+		t.Fatalf("the first attempt was never answered: %v", err)
 	}
 	cancel()
 	select {

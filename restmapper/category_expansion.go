@@ -25,13 +25,14 @@ type CategoryExpanderWithContext interface {
 // implements CategoryExpanderWithContext is returned as it is. A nil c
 // yields nil.
 func ToCategoryExpanderWithContext(c CategoryExpander) CategoryExpanderWithContext {
-	if c == nil {
+	switch c := c.(type) {
+	case nil:
 		return nil
+	case CategoryExpanderWithContext:
+		return c
+	default:
+		return categoryExpanderAdapter{legacy: c}
 	}
-	if withCtx, ok := c.(CategoryExpanderWithContext); ok {
-		return withCtx
-	}
-	return categoryExpanderAdapter{legacy: c}
 }
 
 // categoryExpanderAdapter drops the context when calling legacy.

@@ -106,62 +106,80 @@ type ProxyReactor interface {
 	React(action Action) (handled bool, ret restclient.ResponseWrapper, err error)
 }
 
-// ReactionFunc answers an action with an object or an error. Returning
-// handled=false lets the next reactor in the chain try; inspect
-// action.GetSubresource() to react to subresources.
-type ReactionFunc func(action Action) (handled bool, ret runtime.Object, err error)
-
-// WatchReactionFunc answers a watch action; handled=false passes it on.
-type WatchReactionFunc func(action Action) (handled bool, ret watch.Interface, err error)
-
-// ProxyReactionFunc answers a proxy action; handled=false passes it on.
-type ProxyReactionFunc func(action Action) (handled bool, ret restclient.ResponseWrapper, err error)
-
 // AddReactor appends a reactor for verb and resource ("*" matches any) to
 // the end of the chain.
 func (c *Fake) AddReactor(verb, resource string, reaction ReactionFunc) {
-	c.Lock()
-	defer c.Unlock()
-	c.ReactionChain = append(c.ReactionChain, &SimpleReactor{Verb: verb, Resource: resource, Reaction: reaction})
+	insertReactor[Reactor](c, &c.ReactionChain, &SimpleReactor{Verb: verb, Resource: resource, Reaction: reaction}, false)
 }
 
 // PrependReactor puts a reactor for verb and resource at the front of the
 // chain, so it is tried before every existing one.
 func (c *Fake) PrependReactor(verb, resource string, reaction ReactionFunc) {
-	c.Lock()
-	defer c.Unlock()
-	c.ReactionChain = append([]Reactor{&SimpleReactor{Verb: verb, Resource: resource, Reaction: reaction}}, c.ReactionChain...)
+	insertReactor[Reactor](c, &c.ReactionChain, &SimpleReactor{Verb: verb, Resource: resource, Reaction: reaction}, true)
 }
 
 // AddWatchReactor appends a watch reactor for resource to the chain.
 func (c *Fake) AddWatchReactor(resource string, reaction WatchReactionFunc) {
-	c.Lock()
-	defer c.Unlock()
-	c.WatchReactionChain = append(c.WatchReactionChain, &SimpleWatchReactor{Resource: resource, Reaction: reaction})
+	insertReactor[WatchReactor](c, &c.WatchReactionChain, &SimpleWatchReactor{Resource: resource, Reaction: reaction}, false)
 }
 
 // PrependWatchReactor puts a watch reactor for resource at the front of the
 // chain.
 func (c *Fake) PrependWatchReactor(resource string, reaction WatchReactionFunc) {
-	c.Lock()
-	defer c.Unlock()
-	c.WatchReactionChain = append([]WatchReactor{&SimpleWatchReactor{Resource: resource, Reaction: reaction}}, c.WatchReactionChain...)
+	insertReactor[WatchReactor](c, &c.WatchReactionChain, &SimpleWatchReactor{Resource: resource, Reaction: reaction}, true)
 }
 
 // AddProxyReactor appends a proxy reactor for resource to the chain.
 func (c *Fake) AddProxyReactor(resource string, reaction ProxyReactionFunc) {
-	c.Lock()
-	defer c.Unlock()
-	c.ProxyReactionChain = append(c.ProxyReactionChain, &SimpleProxyReactor{Resource: resource, Reaction: reaction})
+	insertReactor[ProxyReactor](c, &c.ProxyReactionChain, &SimpleProxyReactor{Resource: resource, Reaction: reaction}, false)
 }
 
 // PrependProxyReactor puts a proxy reactor for resource at the front of the
 // chain.
 func (c *Fake) PrependProxyReactor(resource string, reaction ProxyReactionFunc) {
+	insertReactor[ProxyReactor](c, &c.ProxyReactionChain, &SimpleProxyReactor{Resource: resource, Reaction: reaction}, true)
+}
+
+// insertReactor puts r at the front or the end of *chain, under c's lock.
+// The three chains differ only in their reactor type.
+func insertReactor[R any](c *Fake, chain *[]R, r R, front bool) {
 	c.Lock()
 	defer c.Unlock()
-	c.ProxyReactionChain = append([]ProxyReactor{&SimpleProxyReactor{Resource: resource, Reaction: reaction}}, c.ProxyReactionChain...)
+	if front {
+		*chain = append([]R{r}, *chain...)
+		return
+	}
+	*chain = append(*chain, r)
 }
+
+// reactorOf is what Reactor, WatchReactor and ProxyReactor have in common:
+// a reactor answering with a result of type T.
+type reactorOf[T any] interface {
+	Handles(action Action) bool
+	React(action Action) (handled bool, ret T, err error)
+}
+
+// dispatch records action and offers one copy of it to each reactor of
+// chain in turn, so what a reactor that declines changes is seen by the
+// reactors after it. An answer counts when it is handled and final accepts
+// its error. dispatch returns the first answer that counts, with found
+// false when none does. The caller holds c's lock.
+func dispatch[T any, R reactorOf[T]](c *Fake, chain []R, action Action, final func(err error) bool) (ret T, found bool, err error) {
+	c.actions = append(c.actions, action.DeepCopy())
+	shared := action.DeepCopy()
+	for _, r := range chain {
+		if !r.Handles(shared) {
+			continue
+		}
+		if handled, ret, err := r.React(shared); handled && final(err) {
+			return ret, true, err
+		}
+	}
+	return ret, false, nil
+}
+
+// anyAnswer accepts every handled answer, errors included.
+func anyAnswer(error) bool { return true }
 
 // Invokes records action, then offers one copy of it to each reactor of the
 // ReactionChain in turn and returns the answer of the first that handles it.
@@ -170,18 +188,8 @@ func (c *Fake) PrependProxyReactor(resource string, reaction ProxyReactionFunc) 
 func (c *Fake) Invokes(action Action, defaultReturnObj runtime.Object) (runtime.Object, error) {
 	c.Lock()
 	defer c.Unlock()
-	c.actions = append(c.actions, action.DeepCopy())
-	// One copy travels the whole chain, so what a reactor that declines
-	// changes is seen by the reactors after it.
-	a := action.DeepCopy()
-	for _, r := range c.ReactionChain {
-		if !r.Handles(a) {
-			continue
-		}
-		handled, ret, err := r.React(a)
-		if handled {
-			return ret, err
-		}
+	if ret, found, err := dispatch[runtime.Object](c, c.ReactionChain, action, anyAnswer); found {
+		return ret, err
 	}
 	return defaultReturnObj, nil
 }
@@ -192,18 +200,8 @@ func (c *Fake) Invokes(action Action, defaultReturnObj runtime.Object) (runtime.
 func (c *Fake) InvokesWatch(action Action) (watch.Interface, error) {
 	c.Lock()
 	defer c.Unlock()
-	c.actions = append(c.actions, action.DeepCopy())
-	// One copy travels the whole chain, so what a reactor that declines
-	// changes is seen by the reactors after it.
-	a := action.DeepCopy()
-	for _, r := range c.WatchReactionChain {
-		if !r.Handles(a) {
-			continue
-		}
-		handled, ret, err := r.React(a)
-		if handled {
-			return ret, err
-		}
+	if ret, found, err := dispatch[watch.Interface](c, c.WatchReactionChain, action, anyAnswer); found {
+		return ret, err
 	}
 	return nil, fmt.Errorf("no watch reactor handles %s", describeAction(action))
 }
@@ -214,21 +212,9 @@ func (c *Fake) InvokesWatch(action Action) (watch.Interface, error) {
 func (c *Fake) InvokesProxy(action Action) restclient.ResponseWrapper {
 	c.Lock()
 	defer c.Unlock()
-	c.actions = append(c.actions, action.DeepCopy())
-	// One copy travels the whole chain, so what a reactor that declines
-	// changes is seen by the reactors after it.
-	a := action.DeepCopy()
-	for _, r := range c.ProxyReactionChain {
-		if !r.Handles(a) {
-			continue
-		}
-		handled, ret, err := r.React(a)
-		if !handled || err != nil {
-			continue
-		}
-		return ret
-	}
-	return nil
+	withoutError := func(err error) bool { return err == nil }
+	ret, _, _ := dispatch[restclient.ResponseWrapper](c, c.ProxyReactionChain, action, withoutError)
+	return ret
 }
 
 // ClearActions forgets every recorded action.
@@ -246,6 +232,17 @@ func (c *Fake) Actions() []Action {
 	copy(out, c.actions)
 	return out
 }
+
+// ReactionFunc answers an action with an object or an error. Returning
+// handled=false lets the next reactor in the chain try; inspect
+// action.GetSubresource() to react to subresources.
+type ReactionFunc func(action Action) (handled bool, ret runtime.Object, err error)
+
+// WatchReactionFunc answers a watch action; handled=false passes it on.
+type WatchReactionFunc func(action Action) (handled bool, ret watch.Interface, err error)
+
+// ProxyReactionFunc answers a proxy action; handled=false passes it on.
+type ProxyReactionFunc func(action Action) (handled bool, ret restclient.ResponseWrapper, err error)
 
 // SimpleReactor handles the actions whose verb and resource match Verb and
 // Resource by calling Reaction. "*" matches any verb or resource, and a

@@ -1,6 +1,7 @@
 package testing
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"reflect"
@@ -48,42 +49,46 @@ func ObjectReaction(tracker ObjectTracker) ReactionFunc {
 	r := objectReactor{tracker: tracker}
 	r.server, _ = tracker.(serverTracker)
 	return func(action Action) (bool, runtime.Object, error) {
-		if r.isScaleAction(action) {
-			switch action.(type) {
-			case GetActionImpl, UpdateActionImpl, PatchActionImpl:
-				obj, err := r.scaleAction(action)
-				return true, obj, err
-			}
-		}
-		switch a := action.(type) {
-		case GetActionImpl:
-			obj, err := tracker.Get(a.Resource, a.Namespace, a.Name, a.GetOptions)
-			return true, obj, err
-		case ListActionImpl:
-			obj, err := tracker.List(a.Resource, a.Kind, a.Namespace, a.ListOptions)
-			return true, obj, err
-		case CreateActionImpl:
-			obj, err := r.create(a)
-			return true, obj, err
-		case UpdateActionImpl:
-			obj, err := r.update(a)
-			return true, obj, err
-		case PatchActionImpl:
-			obj, err := r.patch(a)
-			return true, obj, err
-		case DeleteActionImpl:
-			err := r.delete(a)
-			return true, nil, err
-		case DeleteCollectionActionImpl:
-			if r.server == nil {
-				return false, nil, fmt.Errorf("no reaction implemented for %s", describeAction(action))
-			}
-			err := r.deleteCollection(a)
-			return true, nil, err
-		default:
+		obj, err := r.react(action)
+		if errors.Is(err, errNoReaction) {
 			return false, nil, fmt.Errorf("no reaction implemented for %s", describeAction(action))
 		}
+		return true, obj, err
 	}
+}
+
+// errNoReaction is what react answers for an action it leaves to the next
+// reactor in the chain.
+var errNoReaction = errors.New("no reaction")
+
+// react answers action from the tracker. It switches on the concrete action
+// types, because several action interfaces (create and update) are alike.
+func (r objectReactor) react(action Action) (runtime.Object, error) {
+	if r.isScaleAction(action) {
+		switch action.(type) {
+		case GetActionImpl, UpdateActionImpl, PatchActionImpl:
+			return r.scaleAction(action)
+		}
+	}
+	switch a := action.(type) {
+	case GetActionImpl:
+		return r.tracker.Get(a.Resource, a.Namespace, a.Name, a.GetOptions)
+	case ListActionImpl:
+		return r.tracker.List(a.Resource, a.Kind, a.Namespace, a.ListOptions)
+	case CreateActionImpl:
+		return r.create(a)
+	case UpdateActionImpl:
+		return r.update(a)
+	case PatchActionImpl:
+		return r.patch(a)
+	case DeleteActionImpl:
+		return nil, r.delete(a)
+	case DeleteCollectionActionImpl:
+		if r.server != nil {
+			return nil, r.deleteCollection(a)
+		}
+	}
+	return nil, errNoReaction
 }
 
 // objectReactor carries out actions against a tracker; server is set when

@@ -56,72 +56,84 @@ func checkHolders(config *Config) error {
 func TLSConfigFor(c *Config) (*tls.Config, error) {
 	wantsTLS := c.HasCA() || c.HasCertAuth() || c.HasCertCallback() || c.TLS.Insecure ||
 		c.TLS.ServerName != "" || len(c.TLS.NextProtos) > 0
-	if !wantsTLS {
+	switch {
+	case !wantsTLS:
 		return nil, nil
-	}
-	if c.HasCA() && c.TLS.Insecure {
+	case c.HasCA() && c.TLS.Insecure:
 		return nil, errors.New("specifying a root certificates file with the insecure flag is not allowed")
 	}
 	if err := loadTLSFiles(c); err != nil {
 		return nil, err
 	}
-
-	tlsConfig := &tls.Config{
-		// TLS 1.0 and 1.1 are not safe enough for talking to a cluster.
-		MinVersion:         tls.VersionTLS12,
-		InsecureSkipVerify: c.TLS.Insecure,
-		ServerName:         c.TLS.ServerName,
-		NextProtos:         c.TLS.NextProtos,
-	}
-
-	if c.HasCA() {
-		roots, err := rootCertPool(c.TLS.CAData)
-		if err != nil {
-			return nil, fmt.Errorf("unable to load root certificates: %w", err)
+	// TLS 1.0 and 1.1 are not safe enough for talking to a cluster.
+	tlsConfig := &tls.Config{MinVersion: tls.VersionTLS12, InsecureSkipVerify: c.TLS.Insecure, ServerName: c.TLS.ServerName, NextProtos: c.TLS.NextProtos}
+	for _, configure := range []func(*Config, *tls.Config) error{setRootCAs, setClientCertificate} {
+		if err := configure(c, tlsConfig); err != nil {
+			return nil, err
 		}
-		tlsConfig.RootCAs = roots
 	}
+	return tlsConfig, nil
+}
 
+// setRootCAs makes the CA data of c (read from its file by now) the only
+// roots tlsConfig trusts; without CA data the system roots stay.
+func setRootCAs(c *Config, tlsConfig *tls.Config) error {
+	if !c.HasCA() {
+		return nil
+	}
+	roots, err := rootCertPool(c.TLS.CAData)
+	if err != nil {
+		return fmt.Errorf("unable to load root certificates: %w", err)
+	}
+	tlsConfig.RootCAs = roots
+	return nil
+}
+
+// setClientCertificate installs the client certificate source of c, when c
+// has one.
+func setClientCertificate(c *Config, tlsConfig *tls.Config) error {
 	if !c.HasCertAuth() && !c.HasCertCallback() {
-		return tlsConfig, nil
+		return nil
 	}
+	source, err := clientCertSource(c)
+	if err != nil {
+		return err
+	}
+	tlsConfig.GetClientCertificate = func(*tls.CertificateRequestInfo) (*tls.Certificate, error) { return source() }
+	return nil
+}
 
-	// Three sources of a client certificate, in order of precedence: inline
-	// data (parsed once, here, so that bad data fails early), files that are
-	// re-read when they change, and the caller's callback.
-	var static *tls.Certificate
-	var fromFiles func() (*tls.Certificate, error)
+// clientCertSource returns where the client certificate comes from. Of the
+// three sources the first configured wins: inline data (parsed here, so bad
+// data fails early), files that are re-read when they change, and the
+// caller's callback. Without a certificate the handshake gets an empty one
+// and proceeds without client authentication.
+func clientCertSource(c *Config) (func() (*tls.Certificate, error), error) {
+	none := func() (*tls.Certificate, error) { return &tls.Certificate{}, nil }
 	switch {
 	case c.HasCertAuth() && !c.TLS.ReloadTLSFiles:
 		cert, err := tls.X509KeyPair(c.TLS.CertData, c.TLS.KeyData)
 		if err != nil {
 			return nil, err
 		}
-		static = &cert
+		return func() (*tls.Certificate, error) { return &cert, nil }, nil
 	case c.TLS.ReloadTLSFiles:
-		fromFiles = newCertFileLoader(c.TLS.CertFile, c.TLS.KeyFile)
-	}
-	callback := c.TLS.GetCertHolder
-
-	tlsConfig.GetClientCertificate = func(*tls.CertificateRequestInfo) (*tls.Certificate, error) {
-		switch {
-		case static != nil:
-			return static, nil
-		case fromFiles != nil:
-			return fromFiles()
-		case callback != nil:
-			cert, err := callback.GetCert()
+		return newCertFileLoader(c.TLS.CertFile, c.TLS.KeyFile), nil
+	case c.TLS.GetCertHolder != nil:
+		holder := c.TLS.GetCertHolder
+		return func() (*tls.Certificate, error) {
+			cert, err := holder.GetCert()
 			if err != nil {
 				return nil, err
 			}
-			if cert != nil {
-				return cert, nil
+			if cert == nil {
+				return none()
 			}
-		}
-		// An empty certificate makes the handshake proceed without one.
-		return &tls.Certificate{}, nil
+			return cert, nil
+		}, nil
+	default:
+		return none, nil
 	}
-	return tlsConfig, nil
 }
 
 // loadTLSFiles reads the CA, certificate and key files of c into the

@@ -30,11 +30,6 @@ type FakeDiscovery struct {
 	FakedServerVersion *version.Info
 }
 
-var (
-	_ discovery.DiscoveryInterface            = &FakeDiscovery{}
-	_ discovery.DiscoveryInterfaceWithContext = &FakeDiscovery{}
-)
-
 // invoke records a get of the pseudo resource and returns a reactor's error.
 func (c *FakeDiscovery) invoke(resource string) error {
 	_, err := c.Invokes(testing.ActionImpl{
@@ -42,14 +37,6 @@ func (c *FakeDiscovery) invoke(resource string) error {
 		Resource: schema.GroupVersionResource{Resource: resource},
 	}, nil)
 	return err
-}
-
-// ServerResourcesForGroupVersion returns the list in Resources whose
-// GroupVersion is groupVersion, or a NotFound status error.
-//
-// Prefer ServerResourcesForGroupVersionWithContext.
-func (c *FakeDiscovery) ServerResourcesForGroupVersion(groupVersion string) (*metav1.APIResourceList, error) {
-	return c.ServerResourcesForGroupVersionWithContext(context.Background(), groupVersion)
 }
 
 // ServerResourcesForGroupVersionWithContext returns the list in Resources
@@ -71,14 +58,6 @@ func (c *FakeDiscovery) ServerResourcesForGroupVersionWithContext(ctx context.Co
 	}}
 }
 
-// ServerGroupsAndResources returns the groups derived from Resources and
-// Resources itself.
-//
-// Prefer ServerGroupsAndResourcesWithContext.
-func (c *FakeDiscovery) ServerGroupsAndResources() ([]*metav1.APIGroup, []*metav1.APIResourceList, error) {
-	return c.ServerGroupsAndResourcesWithContext(context.Background())
-}
-
 // ServerGroupsAndResourcesWithContext returns the groups derived from
 // Resources and Resources itself. A reactor error is returned together with
 // both.
@@ -94,37 +73,14 @@ func (c *FakeDiscovery) ServerGroupsAndResourcesWithContext(ctx context.Context)
 	return groupPtrs, c.Resources, c.invoke("resource")
 }
 
-// ServerPreferredResources returns nothing.
-//
-// Prefer ServerPreferredResourcesWithContext.
-func (c *FakeDiscovery) ServerPreferredResources() ([]*metav1.APIResourceList, error) {
-	return c.ServerPreferredResourcesWithContext(context.Background())
-}
-
 // ServerPreferredResourcesWithContext returns nothing.
 func (c *FakeDiscovery) ServerPreferredResourcesWithContext(ctx context.Context) ([]*metav1.APIResourceList, error) {
 	return nil, nil
 }
 
-// ServerPreferredNamespacedResources returns nothing.
-//
-// Prefer ServerPreferredNamespacedResourcesWithContext.
-func (c *FakeDiscovery) ServerPreferredNamespacedResources() ([]*metav1.APIResourceList, error) {
-	return c.ServerPreferredNamespacedResourcesWithContext(context.Background())
-}
-
 // ServerPreferredNamespacedResourcesWithContext returns nothing.
 func (c *FakeDiscovery) ServerPreferredNamespacedResourcesWithContext(ctx context.Context) ([]*metav1.APIResourceList, error) {
 	return nil, nil
-}
-
-// ServerGroups derives the groups from Resources, in the order their first
-// group-version appears there; that first group-version is the preferred
-// one.
-//
-// Prefer ServerGroupsWithContext.
-func (c *FakeDiscovery) ServerGroups() (*metav1.APIGroupList, error) {
-	return c.ServerGroupsWithContext(context.Background())
 }
 
 // ServerGroupsWithContext derives the groups from Resources, in the order
@@ -153,13 +109,6 @@ func (c *FakeDiscovery) ServerGroupsWithContext(ctx context.Context) (*metav1.AP
 	return list, nil
 }
 
-// ServerVersion returns FakedServerVersion, or this library's version.
-//
-// Prefer ServerVersionWithContext.
-func (c *FakeDiscovery) ServerVersion() (*version.Info, error) {
-	return c.ServerVersionWithContext(context.Background())
-}
-
 // ServerVersionWithContext returns FakedServerVersion, or this library's
 // version.
 func (c *FakeDiscovery) ServerVersionWithContext(ctx context.Context) (*version.Info, error) {
@@ -171,13 +120,6 @@ func (c *FakeDiscovery) ServerVersionWithContext(ctx context.Context) (*version.
 	}
 	v := kubeversion.Get()
 	return &v, nil
-}
-
-// OpenAPISchema returns an empty document.
-//
-// Prefer OpenAPISchemaWithContext.
-func (c *FakeDiscovery) OpenAPISchema() (*openapi_v2.Document, error) {
-	return c.OpenAPISchemaWithContext(context.Background())
 }
 
 // OpenAPISchemaWithContext returns an empty document.
@@ -197,14 +139,6 @@ func (unservedOpenAPI) PathsWithContext(context.Context) (map[string]openapi.Gro
 	return nil, errNoOpenAPIV3
 }
 
-// OpenAPIV3 returns a client whose Paths always fails: the fake has no
-// OpenAPI v3 documents.
-//
-// Prefer OpenAPIV3WithContext.
-func (c *FakeDiscovery) OpenAPIV3() openapi.Client {
-	return unservedOpenAPI{}
-}
-
 // OpenAPIV3WithContext returns a client whose PathsWithContext always fails.
 func (c *FakeDiscovery) OpenAPIV3WithContext(ctx context.Context) openapi.ClientWithContext {
 	return unservedOpenAPI{}
@@ -215,14 +149,13 @@ func (c *FakeDiscovery) RESTClient() restclient.Interface {
 	return nil
 }
 
-// WithLegacy returns c itself: the fake has only one format.
-//
-// Prefer WithLegacyWithContext.
-func (c *FakeDiscovery) WithLegacy() discovery.DiscoveryInterface {
-	return c
-}
-
 // WithLegacyWithContext returns c itself: the fake has only one format.
 func (c *FakeDiscovery) WithLegacyWithContext(ctx context.Context) discovery.DiscoveryInterfaceWithContext {
 	return c
 }
+
+// FakeDiscovery serves both forms of the discovery interface.
+var (
+	_ discovery.DiscoveryInterface            = &FakeDiscovery{}
+	_ discovery.DiscoveryInterfaceWithContext = &FakeDiscovery{}
+)

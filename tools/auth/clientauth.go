@@ -38,17 +38,12 @@ func LoadFromFile(path string) (*Info, error) {
 // Password, CAFile, CertFile, KeyFile, BearerToken, and Insecure when set)
 // are replaced by the values in info.
 func (info Info) MergeWithConfig(c restclient.Config) (restclient.Config, error) {
-	merged := c
-	merged.Username = info.User
-	merged.Password = info.Password
-	merged.CAFile = info.CAFile
-	merged.CertFile = info.CertFile
-	merged.KeyFile = info.KeyFile
-	merged.BearerToken = info.BearerToken
+	c.Username, c.Password, c.BearerToken = info.User, info.Password, info.BearerToken
+	c.CAFile, c.CertFile, c.KeyFile = info.CAFile, info.CertFile, info.KeyFile
 	if info.Insecure != nil {
-		merged.Insecure = *info.Insecure
+		c.Insecure = *info.Insecure
 	}
-	return merged, nil
+	return c, nil // c is the caller's copy
 }
 
 // Complete reports whether info identifies a user: a user name, a client

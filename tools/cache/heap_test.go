@@ -5,7 +5,10 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"sort"
+	"strings"
 	"testing"
+
+	v1 "k8s.io/api/core/v1"
 )
 
 // prio is a Heap element: key name, ordered by p.
@@ -177,5 +180,42 @@ func TestHeapPopWaitsForAdd(t *testing.T) {
 	sort.Strings(keys)
 	if fmt.Sprint(keys) != "[b c]" {
 		t.Errorf("keys %v", keys)
+	}
+}
+
+func TestHeap(t *testing.T) {
+	less := func(a, b interface{}) bool { return a.(*v1.Pod).ResourceVersion < b.(*v1.Pod).ResourceVersion }
+	h := NewHeap(MetaNamespaceKeyFunc, less)
+	_ = h.Add(pod("ns", "c", "3", nil))
+	_ = h.BulkAdd([]interface{}{pod("ns", "a", "5", nil), pod("ns", "b", "2", nil)})
+	_ = h.Update(pod("ns", "a", "1", nil))                    // moves to the front
+	_ = h.AddIfNotPresent(pod("ns", "b", "0", nil))           // ignored: present
+	_ = h.AddIfNotPresent(pod("ns", "d", "4", nil))           // added
+	if err := h.Delete(pod("ns", "c", "", nil)); err != nil { // removed
+		t.Fatal(err)
+	}
+	if err := h.Delete(pod("ns", "missing", "", nil)); err == nil {
+		t.Error("deleting a missing item should fail")
+	}
+	if obj, ok, _ := h.GetByKey("ns/b"); !ok || obj.(*v1.Pod).ResourceVersion != "2" {
+		t.Errorf("GetByKey = %v %v", obj, ok)
+	}
+	if len(h.List()) != 3 || len(h.ListKeys()) != 3 {
+		t.Errorf("List/ListKeys sizes %d %d", len(h.List()), len(h.ListKeys()))
+	}
+	var got []string
+	for i := 0; i < 3; i++ {
+		obj, err := h.Pop()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, obj.(*v1.Pod).Name)
+	}
+	if strings.Join(got, "") != "abd" {
+		t.Errorf("pop order %v", got)
+	}
+	h.Close()
+	if _, err := h.Pop(); err == nil || !h.IsClosed() {
+		t.Error("Pop on closed heap should fail")
 	}
 }

@@ -43,3 +43,14 @@ func TestMutationDetectorRunStops(t *testing.T) {
 	disabled.AddObject(pod("ns", "a", "1", nil))
 	disabled.Run(stop)
 }
+
+// TestDisabledMutationDetector: unless KUBE_CACHE_MUTATION_DETECTOR is set
+// the detector keeps nothing and its Run returns at once.
+func TestDisabledMutationDetector(t *testing.T) {
+	if mutationDetectionEnabled {
+		t.Skip("KUBE_CACHE_MUTATION_DETECTOR is set")
+	}
+	d := NewCacheMutationDetector("disabled")
+	d.AddObject(pod("ns", "a", "1", nil))
+	d.Run(make(chan struct{})) // a stop channel that never closes
+}

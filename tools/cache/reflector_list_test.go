@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	v1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -246,4 +247,38 @@ func TestReflectorListPanicReachesCaller(t *testing.T) {
 	}()
 	_ = r.ListAndWatchWithContext(context.Background())
 	t.Error("no panic")
+}
+
+func TestReflectorStopsDuringBlockedList(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	listing := make(chan struct{}, 1)
+	lw := &scriptedLW{
+		noWatchList: true,
+		// The list ignores cancellation, as old ListFuncs do.
+		list: func(int, metav1.ListOptions) (runtime.Object, error) {
+			listing <- struct{}{}
+			<-release
+			return podList("1", ""), nil
+		},
+		watch: func(int, metav1.ListOptions) (watch.Interface, error) { return watch.NewFake(), nil },
+	}
+	r := NewReflectorWithOptions(lw, &v1.Pod{}, NewStore(MetaNamespaceKeyFunc), ReflectorOptions{Backoff: fastBackoff()})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		r.RunWithContext(ctx)
+	}()
+	select {
+	case <-listing:
+	case <-time.After(10 * time.Second):
+		t.Fatal("list never called")
+	}
+	cancel()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("reflector did not stop while its list was blocked")
+	}
 }

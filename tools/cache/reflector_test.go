@@ -8,7 +8,6 @@ import (
 	"time"
 
 	v1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/wait"
@@ -84,24 +83,6 @@ func TestReflectorNameAndType(t *testing.T) {
 	r = NewNamedReflector("mine", &scriptedLW{}, nil, NewStore(MetaNamespaceKeyFunc), 0)
 	if r.Name() != "mine" || r.TypeDescription() != "<unspecified>" {
 		t.Errorf("named reflector: %q %q", r.Name(), r.TypeDescription())
-	}
-}
-
-func TestRetryWithDeadline(t *testing.T) {
-	internal := apierrors.NewInternalError(errors.New("boom"))
-	r := NewRetryWithDeadline(time.Hour, time.Minute, apierrors.IsInternalError, realClockForTest{})
-	r.After(internal)
-	if !r.ShouldRetry() {
-		t.Error("internal error within the deadline should be retried")
-	}
-	// Other errors and successes are not recorded: the window stays open.
-	r.After(errors.New("other"))
-	r.After(nil)
-	if !r.ShouldRetry() {
-		t.Error("window closed by an error that is not retryable")
-	}
-	if NewRetryWithDeadline(0, time.Minute, nil, realClockForTest{}).ShouldRetry() {
-		t.Error("zero duration retries")
 	}
 }
 

@@ -303,6 +303,8 @@ func (r *recorder) violate(format string, args ...interface{}) {
 	}
 }
 
+// pause makes a slow handler slow (1 ms every 50 events), so that its
+// notifications pile up; it decides nothing.
 func (r *recorder) pause() {
 	if r.slow && r.events%50 == 0 {
 		time.Sleep(time.Millisecond)
@@ -494,23 +496,24 @@ func runFaultScenario(t *testing.T, seed uint64, operations int) {
 			server.compact(100)
 		}
 		if i%10 == 9 {
+			// Load shaping, not a wait: lets the informer interleave with
+			// the writes. The outcome is checked by convergence below.
 			time.Sleep(100 * time.Microsecond)
 		}
 	}
 
+	// Wait (up to a generous limit) for the cache and every handler to reach
+	// the server's final state; the checks below report what still differs.
 	want := server.finalState()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		converged := len(diffStates(want, storeState(informer.GetStore()))) == 0
+	converged := func(context.Context) (bool, error) {
+		done := len(diffStates(want, storeState(informer.GetStore()))) == 0
 		for _, r := range []*recorder{early, slow, late} {
 			got, _ := r.snapshot()
-			converged = converged && len(diffStates(want, got)) == 0
+			done = done && len(diffStates(want, got)) == 0
 		}
-		if converged || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(10 * time.Millisecond)
+		return done, nil
 	}
+	_ = wait.PollUntilContextTimeout(context.Background(), 10*time.Millisecond, 30*time.Second, true, converged)
 	cancel()
 	<-done
 

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/utils/clock"
 	testingclock "k8s.io/utils/clock/testing"
 )
 
@@ -82,5 +84,23 @@ func TestRetryWithDeadlineWindow(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestRetryWithDeadline(t *testing.T) {
+	internal := apierrors.NewInternalError(errors.New("boom"))
+	r := NewRetryWithDeadline(time.Hour, time.Minute, apierrors.IsInternalError, clock.RealClock{})
+	r.After(internal)
+	if !r.ShouldRetry() {
+		t.Error("internal error within the deadline should be retried")
+	}
+	// Other errors and successes are not recorded: the window stays open.
+	r.After(errors.New("other"))
+	r.After(nil)
+	if !r.ShouldRetry() {
+		t.Error("window closed by an error that is not retryable")
+	}
+	if NewRetryWithDeadline(0, time.Minute, nil, clock.RealClock{}).ShouldRetry() {
+		t.Error("zero duration retries")
 	}
 }

@@ -371,3 +371,22 @@ func TestSharedInformerLifecycle(t *testing.T) {
 	}
 	inf.Run(make(chan struct{})) // a second run returns at once
 }
+
+// TestGetControllerIsReadOnly: the controller an informer hands out cannot
+// start it; its Run methods return at once and the informer stays unstarted.
+func TestGetControllerIsReadOnly(t *testing.T) {
+	source := fcache.NewFakeControllerSource()
+	source.Add(pod("ns", "a", "", nil))
+	informer := NewSharedIndexInformer(source, &v1.Pod{}, 0, Indexers{})
+	ctrl := informer.GetController()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ctrl.RunWithContext(ctx) // returns at once: ctx is still live
+	ctrl.Run(ctx.Done())
+	if informer.HasSynced() || ctrl.HasSynced() {
+		t.Error("the read-only controller started the informer")
+	}
+	if len(informer.GetStore().List()) != 0 {
+		t.Error("objects were listed")
+	}
+}

@@ -114,3 +114,18 @@ func TestTypedIndexer(t *testing.T) {
 		t.Error("TypedIndex of a missing index succeeded")
 	}
 }
+
+// TestTypedHandlerUpdates: a typed handler sees updates whose old and new
+// objects both have its type, and nothing else.
+func TestTypedHandlerUpdates(t *testing.T) {
+	var got []string
+	adapter := typedHandlerAdapter[*v1.Pod]{TypedResourceEventHandlerFuncs[*v1.Pod]{
+		UpdateFunc: func(o, n *v1.Pod) { got = append(got, o.ResourceVersion+"->"+n.ResourceVersion) },
+	}}
+	adapter.OnUpdate(pod("ns", "a", "1", nil), pod("ns", "a", "2", nil))
+	adapter.OnUpdate(pod("ns", "a", "2", nil), &v1.Service{})
+	adapter.OnUpdate(&v1.Service{}, pod("ns", "a", "3", nil))
+	if fmt.Sprint(got) != "[1->2]" {
+		t.Errorf("updates seen = %v, want [1->2]", got)
+	}
+}

@@ -41,29 +41,28 @@ func NewInteractiveDeferredLoadingClientConfig(loader ClientConfigLoader, overri
 	return &DeferredLoadingClientConfig{loader: loader, overrides: overrides, fallbackReader: fallbackReader, icc: &inClusterClientConfig{overrides: overrides}}
 }
 
-// createClientConfig loads the kubeconfig once and wraps it in a
-// DirectClientConfig.
+// createClientConfig loads the kubeconfig on first use and keeps it as a
+// DirectClientConfig; later calls return that one.
 func (config *DeferredLoadingClientConfig) createClientConfig() (ClientConfig, error) {
 	config.loadingLock.Lock()
 	defer config.loadingLock.Unlock()
-
-	if config.clientConfig != nil {
-		return config.clientConfig, nil
-	}
-	loaded, err := config.loader.Load()
-	if err != nil {
-		return nil, err
-	}
-	var contextName string
-	if config.overrides != nil {
-		contextName = config.overrides.CurrentContext
-	}
-	if config.fallbackReader != nil {
-		config.clientConfig = NewInteractiveClientConfig(*loaded, contextName, config.overrides, config.fallbackReader, config.loader)
-	} else {
-		config.clientConfig = NewNonInteractiveClientConfig(*loaded, contextName, config.overrides, config.loader)
+	if config.clientConfig == nil {
+		loaded, err := config.loader.Load()
+		if err != nil {
+			return nil, err
+		}
+		// A nil fallbackReader makes this the non-interactive config.
+		config.clientConfig = NewInteractiveClientConfig(*loaded, overriddenContext(config.overrides), config.overrides, config.fallbackReader, config.loader)
 	}
 	return config.clientConfig, nil
+}
+
+// overriddenContext is the context the overrides select, if any.
+func overriddenContext(overrides *ConfigOverrides) string {
+	if overrides == nil {
+		return ""
+	}
+	return overrides.CurrentContext
 }
 
 // RawConfig returns the loaded kubeconfig without overrides.

@@ -19,6 +19,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/klog/v2"
 	testingclock "k8s.io/utils/clock/testing"
 
@@ -135,12 +136,9 @@ func pod() *corev1.Pod {
 // waitParked waits until both periodic loops wait on the clock.
 func waitParked(t *testing.T, clk *testingclock.FakeClock, n int) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for clk.Waiters() < n {
-		if time.Now().After(deadline) {
-			t.Fatalf("%d clock waiters, want %d", clk.Waiters(), n)
-		}
-		time.Sleep(100 * time.Microsecond)
+	parked := func(context.Context) (bool, error) { return clk.Waiters() >= n, nil }
+	if err := wait.PollUntilContextTimeout(context.Background(), 100*time.Microsecond, 10*time.Second, true, parked); err != nil {
+		t.Fatalf("%d clock waiters, want %d", clk.Waiters(), n)
 	}
 }
 
@@ -323,12 +321,9 @@ func TestSeriesRefresh(t *testing.T) {
 	emit := func(want int32) {
 		t.Helper()
 		r.Eventf(pod(), nil, corev1.EventTypeWarning, "Unhealthy", "Probe", "probe failed")
-		deadline := time.Now().Add(10 * time.Second)
-		for seriesCount() != want && want > 1 {
-			if time.Now().After(deadline) {
-				t.Fatalf("series count %d, want %d", seriesCount(), want)
-			}
-			time.Sleep(100 * time.Microsecond)
+		counted := func(context.Context) (bool, error) { return want <= 1 || seriesCount() == want, nil }
+		if err := wait.PollUntilContextTimeout(context.Background(), 100*time.Microsecond, 10*time.Second, true, counted); err != nil {
+			t.Fatalf("series count %d, want %d", seriesCount(), want)
 		}
 	}
 	emit(1)

@@ -260,53 +260,59 @@ func (le *LeaderElector) observe(record *rl.LeaderElectionRecord, raw []byte) {
 // tryAcquireOrRenew makes one attempt to take or renew the lock and reports
 // whether this elector holds it afterwards.
 func (le *LeaderElector) tryAcquireOrRenew(ctx context.Context) bool {
-	logger := klog.FromContext(ctx)
 	now := metav1.NewTime(le.clock.Now())
 	record := le.newRecord(now)
-
-	// Fast path: a leader whose lease is still valid writes straight over
-	// the version it last saw.
-	if le.IsLeader() && le.isLeaseValid(now.Time) {
-		old := le.getObservedRecord()
-		record.AcquireTime = old.AcquireTime
-		record.LeaderTransitions = old.LeaderTransitions
-		err := le.config.Lock.Update(ctx, record)
-		if err == nil {
-			le.setObservedRecord(&record)
-			return true
-		}
-		logger.V(2).Info("Failed to update lease optimistically, falling back to slow path", "lock", le.config.Lock.Describe(), "err", err)
-	}
-
-	current, raw, err := le.config.Lock.Get(ctx)
-	if err != nil {
-		if !apierrors.IsNotFound(err) {
-			logger.Error(err, "Error retrieving lease lock", "lock", le.config.Lock.Describe())
-			return false
-		}
-		if err := le.config.Lock.Create(ctx, record); err != nil {
-			logger.Error(err, "Error initially creating lease lock", "lock", le.config.Lock.Describe())
-			return false
-		}
-		le.setObservedRecord(&record)
+	if le.IsLeader() && le.isLeaseValid(now.Time) && le.renewOptimistically(ctx, &record) {
 		return true
 	}
 
+	// Slow path: read the lock, create it when missing, else decide from
+	// what it holds.
+	logger := klog.FromContext(ctx)
+	current, raw, err := le.config.Lock.Get(ctx)
+	switch {
+	case apierrors.IsNotFound(err):
+		return le.store(ctx, record, le.config.Lock.Create, "Error initially creating lease lock")
+	case err != nil:
+		logger.Error(err, "Error retrieving lease lock", "lock", le.config.Lock.Describe())
+		return false
+	}
 	le.observe(current, raw)
 	if current.HolderIdentity != "" && le.isLeaseValid(now.Time) && !le.IsLeader() {
 		logger.V(4).Info("Lease is held and has not yet expired", "lock", le.config.Lock.Describe(), "holder", current.HolderIdentity)
 		return false
 	}
-
+	// A renewal keeps the acquisition; a takeover is one more transition.
 	if le.IsLeader() {
-		record.AcquireTime = current.AcquireTime
-		record.LeaderTransitions = current.LeaderTransitions
+		record.AcquireTime, record.LeaderTransitions = current.AcquireTime, current.LeaderTransitions
 		le.metrics.slowpathExercised(le.config.Name)
 	} else {
 		record.LeaderTransitions = current.LeaderTransitions + 1
 	}
-	if err := le.config.Lock.Update(ctx, record); err != nil {
-		logger.Error(err, "Failed to update lease", "lock", le.config.Lock.Describe())
+	return le.store(ctx, record, le.config.Lock.Update, "Failed to update lease")
+}
+
+// renewOptimistically is the fast path of a leader whose lease is still
+// valid: it writes record, with the acquisition of the record last observed,
+// straight over that version. False sends the caller to the slow path; record
+// keeps the acquisition either way.
+func (le *LeaderElector) renewOptimistically(ctx context.Context, record *rl.LeaderElectionRecord) bool {
+	old := le.getObservedRecord()
+	record.AcquireTime, record.LeaderTransitions = old.AcquireTime, old.LeaderTransitions
+	if err := le.config.Lock.Update(ctx, *record); err != nil {
+		klog.FromContext(ctx).V(2).Info("Failed to update lease optimistically, falling back to slow path", "lock", le.config.Lock.Describe(), "err", err)
+		return false
+	}
+	le.setObservedRecord(record)
+	return true
+}
+
+// store writes record through write (the lock's Create or Update) and, when
+// that succeeds, makes it the observed record. failure is the log message
+// of a failed write.
+func (le *LeaderElector) store(ctx context.Context, record rl.LeaderElectionRecord, write func(context.Context, rl.LeaderElectionRecord) error, failure string) bool {
+	if err := write(ctx, record); err != nil {
+		klog.FromContext(ctx).Error(err, failure, "lock", le.config.Lock.Describe())
 		return false
 	}
 	le.setObservedRecord(&record)

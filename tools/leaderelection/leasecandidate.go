@@ -115,18 +115,13 @@ func NewCandidate(clientset kubernetes.Interface,
 	}
 	informer := cache.NewSharedIndexInformer(cache.ToListWatcherWithWatchListSemantics(lw, clientset), &v1beta1.LeaseCandidate{}, candidateResync, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})
 
+	// One queue key (0) stands for "write our LeaseCandidate now".
+	queue := workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[int](), workqueue.TypedRateLimitingQueueConfig[int]{Name: "leasecandidate"})
 	lc := &LeaseCandidate{
-		client:           client,
-		informer:         informer,
-		name:             candidateName,
-		namespace:        candidateNamespace,
-		leaseName:        targetLease,
-		clock:            clock.RealClock{},
-		binaryVersion:    binaryVersion,
-		emulationVersion: emulationVersion,
-		strategy:         strategy,
+		client: client, informer: informer, queue: queue, clock: clock.RealClock{},
+		name: candidateName, namespace: candidateNamespace, leaseName: targetLease,
+		binaryVersion: binaryVersion, emulationVersion: emulationVersion, strategy: strategy,
 	}
-	lc.queue = workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[int](), workqueue.TypedRateLimitingQueueConfig[int]{Name: "leasecandidate"})
 
 	reg, err := informer.AddEventHandler(cache.ResourceEventHandlerFuncs{
 		UpdateFunc: func(_, newObj interface{}) {

@@ -4,13 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/kubeclient/client-go/internal/streamadapt"
 	"io"
 	"net"
 	"net/http"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
+
+	"github.com/kubeclient/client-go/internal/streamadapt"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/httpstream"
@@ -64,8 +66,7 @@ type PortForwarder struct {
 	listeners   []net.Listener
 	closed      bool
 
-	requestIDMu sync.Mutex // guards requestID
-	requestID   int
+	requestIDs atomic.Int64 // request ids handed out so far
 }
 
 // parsePorts turns "L:R", ":R" (any free local port) and "P" (same port
@@ -288,12 +289,9 @@ func (pf *PortForwarder) acceptLoop(l net.Listener, port ForwardedPort) {
 	}
 }
 
+// nextRequestID numbers the stream pairs of one forwarder 0, 1, 2, ...
 func (pf *PortForwarder) nextRequestID() int {
-	pf.requestIDMu.Lock()
-	defer pf.requestIDMu.Unlock()
-	id := pf.requestID
-	pf.requestID++
-	return id
+	return int(pf.requestIDs.Add(1) - 1)
 }
 
 // handleConnection opens the error and data streams for one local

@@ -2,8 +2,10 @@ package remotecommand
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -25,7 +27,8 @@ func decodeTextError(message []byte) error {
 }
 
 // decodeStatusError is the v4/v5 format: a JSON metav1.Status. A failure with
-// reason NonZeroExitCode becomes an exec.CodeExitError carrying the code.
+// reason NonZeroExitCode becomes an exec.CodeExitError carrying the code;
+// any other failure is its message.
 func decodeStatusError(message []byte) error {
 	if len(message) == 0 {
 		return nil
@@ -34,33 +37,31 @@ func decodeStatusError(message []byte) error {
 	if err := json.Unmarshal(message, &status); err != nil {
 		return fmt.Errorf("error stream protocol error: %v in %q", err, string(message))
 	}
-	switch status.Status {
-	case metav1.StatusSuccess:
+	switch {
+	case status.Status == metav1.StatusSuccess:
 		return nil
-	case metav1.StatusFailure:
-		if status.Reason == remotecommandconsts.NonZeroExitCodeReason {
-			if status.Details == nil {
-				return fmt.Errorf("error stream protocol error: details must be set")
-			}
-			for _, cause := range status.Details.Causes {
-				if cause.Type != remotecommandconsts.ExitCodeCauseType {
-					continue
-				}
-				code, err := strconv.ParseUint(cause.Message, 10, 8)
-				if err != nil {
-					return fmt.Errorf("error stream protocol error: invalid exit code value %q", cause.Message)
-				}
-				return exec.CodeExitError{
-					Err:  fmt.Errorf("command terminated with exit code %d", code),
-					Code: int(code),
-				}
-			}
-			return fmt.Errorf("error stream protocol error: no %s cause given", remotecommandconsts.ExitCodeCauseType)
-		}
-		return fmt.Errorf("error executing remote command: %s", status.Message)
-	default:
-		return fmt.Errorf("error stream protocol error: unknown status %q", status.Status)
+	case status.Status != metav1.StatusFailure:
+		return errors.New("error stream protocol error: unknown error")
+	case status.Reason != remotecommandconsts.NonZeroExitCodeReason:
+		return errors.New(status.Message)
+	case status.Details == nil:
+		return errors.New("error stream protocol error: details must be set")
 	}
+	return exitCodeError(status.Details.Causes)
+}
+
+// exitCodeError turns the first exit-code cause into an exec.CodeExitError.
+func exitCodeError(causes []metav1.StatusCause) error {
+	isExitCode := func(c metav1.StatusCause) bool { return c.Type == remotecommandconsts.ExitCodeCauseType }
+	i := slices.IndexFunc(causes, isExitCode)
+	if i < 0 {
+		return fmt.Errorf("error stream protocol error: no %s cause given", remotecommandconsts.ExitCodeCauseType)
+	}
+	code, err := strconv.ParseUint(causes[i].Message, 10, 8)
+	if err != nil {
+		return fmt.Errorf("error stream protocol error: invalid exit code value %q", causes[i].Message)
+	}
+	return exec.CodeExitError{Err: fmt.Errorf("command terminated with exit code %d", code), Code: int(code)}
 }
 
 // watchErrorStream reads r to its end in a goroutine and delivers the decoded

@@ -301,7 +301,11 @@ func TestDecodeStatusError(t *testing.T) {
 		{"exit code", `{"status":"Failure","reason":"NonZeroExitCode","details":{"causes":[{"reason":"ExitCode","message":"9"}]}}`, exitCode(9)},
 		{"bad exit code", `{"status":"Failure","reason":"NonZeroExitCode","details":{"causes":[{"reason":"ExitCode","message":"nine"}]}}`, messageContains(`invalid exit code value "nine"`)},
 		{"no details", `{"status":"Failure","reason":"NonZeroExitCode"}`, messageContains("details must be set")},
-		{"other failure", `{"status":"Failure","message":"container not found"}`, messageContains("container not found")},
+		{"no exit cause", `{"status":"Failure","reason":"NonZeroExitCode","details":{"causes":[{"reason":"Other","message":"1"}]}}`, messageContains("no ExitCode cause given")},
+		{"other failure", `{"status":"Failure","message":"container not found"}`, func(err error) bool { return err != nil && err.Error() == "container not found" }},
+		{"unknown status", `{"status":"Pending"}`, func(err error) bool {
+			return err != nil && err.Error() == "error stream protocol error: unknown error"
+		}},
 		{"garbage", `not json`, messageContains("error stream protocol error")},
 	}
 	for _, tt := range tests {

@@ -14,6 +14,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/apimachinery/pkg/watch"
 	testingclock "k8s.io/utils/clock/testing"
 
@@ -183,12 +184,9 @@ func nextEvent(t *testing.T, rw *RetryWatcher) string {
 // so that a Step that follows moves time for its timer.
 func waitTimerArmed(t *testing.T, clk *testingclock.FakeClock) {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for !clk.HasWaiters() {
-		if time.Now().After(deadline) {
-			t.Fatal("the RetryWatcher never armed its stall timer")
-		}
-		time.Sleep(time.Millisecond)
+	armed := func(context.Context) (bool, error) { return clk.HasWaiters(), nil }
+	if err := wait.PollUntilContextTimeout(context.Background(), time.Millisecond, 30*time.Second, true, armed); err != nil {
+		t.Fatal("the RetryWatcher never armed its stall timer")
 	}
 }
 

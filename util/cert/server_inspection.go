@@ -25,14 +25,36 @@ func GetClientCANames(apiHost string) ([]string, error) {
 			return &tls.Certificate{}, nil
 		},
 	}
-	conn, err := tls.Dial("tcp", apiHost, config)
-	if err != nil {
-		return nil, err
-	}
-	if err := conn.Close(); err != nil {
+	if _, err := handshake(apiHost, config, func(err error) error { return err }); err != nil {
 		return nil, err
 	}
 	return names, nil
+}
+
+// GetServingCertificates connects to the TLS server at apiHost
+// ("host:port") and returns the certificate chain it presents, both parsed
+// and PEM encoded (one certificate per entry, without trailing newline).
+// serverName, when not empty, is sent as SNI. The chain is not verified.
+func GetServingCertificates(apiHost, serverName string) ([]*x509.Certificate, [][]byte, error) {
+	config := &tls.Config{
+		InsecureSkipVerify: true, // inspection only; nothing is trusted
+		ServerName:         serverName,
+	}
+	closeFailed := func(err error) error { return fmt.Errorf("failed to close connection : %v", err) }
+	state, err := handshake(apiHost, config, closeFailed)
+	if err != nil {
+		return nil, nil, err
+	}
+	chain := state.PeerCertificates
+	encoded := [][]byte{}
+	for _, c := range chain {
+		pemCert, err := EncodeCertificates(c)
+		if err != nil {
+			return nil, nil, err
+		}
+		encoded = append(encoded, []byte(strings.TrimSpace(string(pemCert))))
+	}
+	return chain, encoded, nil
 }
 
 // GetClientCANamesForURL is GetClientCANames for the host of a server URL
@@ -45,35 +67,6 @@ func GetClientCANamesForURL(kubeConfigURL string) ([]string, error) {
 	return GetClientCANames(u.Host)
 }
 
-// GetServingCertificates connects to the TLS server at apiHost
-// ("host:port") and returns the certificate chain it presents, both parsed
-// and PEM encoded (one certificate per entry, without trailing newline).
-// serverName, when not empty, is sent as SNI. The chain is not verified.
-func GetServingCertificates(apiHost, serverName string) ([]*x509.Certificate, [][]byte, error) {
-	config := &tls.Config{
-		InsecureSkipVerify: true, // inspection only; nothing is trusted
-		ServerName:         serverName,
-	}
-	conn, err := tls.Dial("tcp", apiHost, config)
-	if err != nil {
-		return nil, nil, err
-	}
-	if err := conn.Close(); err != nil {
-		return nil, nil, fmt.Errorf("failed to close connection : %v", err)
-	}
-
-	chain := conn.ConnectionState().PeerCertificates
-	encoded := [][]byte{}
-	for _, c := range chain {
-		pemCert, err := EncodeCertificates(c)
-		if err != nil {
-			return nil, nil, err
-		}
-		encoded = append(encoded, []byte(strings.TrimSpace(string(pemCert))))
-	}
-	return chain, encoded, nil
-}
-
 // GetServingCertificatesForURL is GetServingCertificates for the host of a
 // server URL as written in kubeconfig files.
 func GetServingCertificatesForURL(kubeConfigURL, serverName string) ([]*x509.Certificate, [][]byte, error) {
@@ -82,4 +75,19 @@ func GetServingCertificatesForURL(kubeConfigURL, serverName string) ([]*x509.Cer
 		return nil, nil, err
 	}
 	return GetServingCertificates(u.Host, serverName)
+}
+
+// handshake connects to apiHost with config, completes the TLS handshake
+// and closes the connection again, returning what the handshake
+// established. closeErr words a failure to close.
+func handshake(apiHost string, config *tls.Config, closeErr func(error) error) (tls.ConnectionState, error) {
+	conn, err := tls.Dial("tcp", apiHost, config)
+	if err != nil {
+		return tls.ConnectionState{}, err
+	}
+	state := conn.ConnectionState()
+	if err := conn.Close(); err != nil {
+		return tls.ConnectionState{}, closeErr(err)
+	}
+	return state, nil
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"k8s.io/apimachinery/pkg/util/wait"
 	testingclock "k8s.io/utils/clock/testing"
 )
 
@@ -174,12 +175,9 @@ func TestTokenBucketWait(t *testing.T) {
 // waitForTimer blocks until a goroutine waits on a timer of clk.
 func waitForTimer(t *testing.T, clk *testingclock.FakeClock) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !clk.HasWaiters() {
-		if time.Now().After(deadline) {
-			t.Fatal("nobody started waiting on the clock")
-		}
-		time.Sleep(time.Millisecond)
+	waiting := func(context.Context) (bool, error) { return clk.HasWaiters(), nil }
+	if err := wait.PollUntilContextTimeout(context.Background(), time.Millisecond, 10*time.Second, true, waiting); err != nil {
+		t.Fatal("nobody started waiting on the clock")
 	}
 }
 

@@ -254,3 +254,17 @@ func TestFakeOpenAPIV3ServerContentNegotiation(t *testing.T) {
 		})
 	}
 }
+
+// TestValidateRequestLogsCount: more than one request is logged, not an
+// error; the last request is the one validated.
+func TestValidateRequestLogsCount(t *testing.T) {
+	handler := &FakeHandler{StatusCode: http.StatusOK}
+	for _, path := range []string{"/first", "/second"} {
+		handler.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, path, nil))
+	}
+	rec := &recorder{}
+	handler.ValidateRequest(rec, "/second", http.MethodGet, nil)
+	if len(rec.errors) != 0 || len(rec.logs) != 1 {
+		t.Errorf("errors %q, logs %q; want no error and one log line", rec.errors, rec.logs)
+	}
+}

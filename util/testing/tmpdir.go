@@ -11,16 +11,25 @@ import (
 func CloseAndRemove(t *testing.T, files ...*os.File) {
 	t.Helper()
 	for _, f := range files {
-		if f == nil {
-			continue
-		}
-		if err := f.Close(); err != nil {
-			t.Fatalf("close %s: %v", f.Name(), err)
-		}
-		if err := os.Remove(f.Name()); err != nil {
-			t.Fatalf("remove %s: %v", f.Name(), err)
+		if err := closeAndRemove(f); err != nil {
+			t.Fatal(err)
 		}
 	}
+}
+
+// closeAndRemove closes f, then removes it: an open file cannot be removed
+// on every platform. A nil f is skipped.
+func closeAndRemove(f *os.File) error {
+	if f == nil {
+		return nil
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("close %s: %w", f.Name(), err)
+	}
+	if err := os.Remove(f.Name()); err != nil {
+		return fmt.Errorf("remove %s: %w", f.Name(), err)
+	}
+	return nil
 }
 
 // MkTmpdir creates a new temporary directory whose name starts with prefix

@@ -1,6 +1,7 @@
 package workqueue
 
 import (
+	"context"
 	"fmt"
 	"runtime"
 	"slices"
@@ -9,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"k8s.io/apimachinery/pkg/util/wait"
 	testingclock "k8s.io/utils/clock/testing"
 )
 
@@ -143,16 +145,9 @@ func TestQueueMetrics(t *testing.T) {
 	// out, so the count is given until a deadline to come down; the queue's
 	// own goroutine has ended when ShutDown returns.
 	q.ShutDown()
-	for deadline := time.Now().Add(10 * time.Second); ; {
-		n := runtime.NumGoroutine()
-		if n <= goroutines {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%d goroutines after ShutDown, %d before the queue existed", n, goroutines)
-		}
-		runtime.Gosched()
-		time.Sleep(time.Millisecond)
+	settled := func(context.Context) (bool, error) { return runtime.NumGoroutine() <= goroutines, nil }
+	if err := wait.PollUntilContextTimeout(context.Background(), time.Millisecond, 10*time.Second, true, settled); err != nil {
+		t.Fatalf("%d goroutines after ShutDown, %d before the queue existed", runtime.NumGoroutine(), goroutines)
 	}
 	for len(p.sets) > 0 {
 		<-p.sets

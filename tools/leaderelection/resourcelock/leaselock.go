@@ -130,32 +130,27 @@ func (ll *LeaseLock) Identity() string {
 // LeaseSpecToLeaderElectionRecord converts a Lease spec to an election
 // record; unset fields become zero values.
 func LeaseSpecToLeaderElectionRecord(spec *coordinationv1.LeaseSpec) *LeaderElectionRecord {
-	var r LeaderElectionRecord
 	if spec == nil {
-		return &r
+		return &LeaderElectionRecord{}
 	}
-	if spec.HolderIdentity != nil {
-		r.HolderIdentity = *spec.HolderIdentity
+	return &LeaderElectionRecord{
+		HolderIdentity:       valueOf(spec.HolderIdentity),
+		LeaseDurationSeconds: int(valueOf(spec.LeaseDurationSeconds)),
+		LeaderTransitions:    int(valueOf(spec.LeaseTransitions)),
+		AcquireTime:          metav1.Time{Time: valueOf(spec.AcquireTime).Time},
+		RenewTime:            metav1.Time{Time: valueOf(spec.RenewTime).Time},
+		PreferredHolder:      valueOf(spec.PreferredHolder),
+		Strategy:             valueOf(spec.Strategy),
 	}
-	if spec.LeaseDurationSeconds != nil {
-		r.LeaseDurationSeconds = int(*spec.LeaseDurationSeconds)
+}
+
+// valueOf returns *p, or the zero value when p is nil.
+func valueOf[V any](p *V) V {
+	if p == nil {
+		var zero V
+		return zero
 	}
-	if spec.LeaseTransitions != nil {
-		r.LeaderTransitions = int(*spec.LeaseTransitions)
-	}
-	if spec.AcquireTime != nil {
-		r.AcquireTime = metav1.Time{Time: spec.AcquireTime.Time}
-	}
-	if spec.RenewTime != nil {
-		r.RenewTime = metav1.Time{Time: spec.RenewTime.Time}
-	}
-	if spec.PreferredHolder != nil {
-		r.PreferredHolder = *spec.PreferredHolder
-	}
-	if spec.Strategy != nil {
-		r.Strategy = *spec.Strategy
-	}
-	return &r
+	return *p
 }
 
 // LeaderElectionRecordToLeaseSpec converts an election record to a Lease

@@ -9,14 +9,6 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 )
 
-const (
-	// UnknownLeader is the holder MultiLock reports when its two locks
-	// disagree.
-	//
-	// Deprecated: UnknownLeader is only used by MultiLock, which is deprecated.
-	UnknownLeader = "leaderelection.k8s.io/unknown"
-)
-
 // MultiLock keeps the same record in two locks, Primary and Secondary.
 //
 // Deprecated: MultiLock served the migration from annotation locks to Lease
@@ -24,6 +16,16 @@ const (
 type MultiLock struct {
 	Primary   Interface
 	Secondary Interface
+}
+
+// Describe names both locks.
+func (ml *MultiLock) Describe() string {
+	return fmt.Sprintf("%s, %s", ml.Primary.Describe(), ml.Secondary.Describe())
+}
+
+// Identity returns the primary lock's identity.
+func (ml *MultiLock) Identity() string {
+	return ml.Primary.Identity()
 }
 
 // Get returns the primary record. When the secondary lock is missing and
@@ -36,19 +38,30 @@ func (ml *MultiLock) Get(ctx context.Context) (*LeaderElectionRecord, []byte, er
 		return nil, nil, err
 	}
 	secondary, secondaryRaw, err := ml.Secondary.Get(ctx)
-	if err != nil {
-		if apierrors.IsNotFound(err) && primary.HolderIdentity != ml.Identity() {
-			return primary, primaryRaw, nil
-		}
+	switch {
+	case err == nil:
+		return ml.merge(primary, primaryRaw, secondary, secondaryRaw)
+	case apierrors.IsNotFound(err) && primary.HolderIdentity != ml.Identity():
+		// Only a holder that knows nothing of the secondary lock wrote the
+		// primary: its record stands alone.
+		return primary, primaryRaw, nil
+	default:
 		return nil, nil, err
 	}
-	if primary.HolderIdentity != secondary.HolderIdentity {
-		primary.HolderIdentity = UnknownLeader
-		if primaryRaw, err = json.Marshal(primary); err != nil {
-			return nil, nil, err
-		}
+}
+
+// merge joins the records read from both locks. A holder they disagree on
+// is unknown, and the primary's raw record is re-encoded to say so.
+func (ml *MultiLock) merge(primary *LeaderElectionRecord, primaryRaw []byte, secondary *LeaderElectionRecord, secondaryRaw []byte) (*LeaderElectionRecord, []byte, error) {
+	if primary.HolderIdentity == secondary.HolderIdentity {
+		return primary, ConcatRawRecord(primaryRaw, secondaryRaw), nil
 	}
-	return primary, ConcatRawRecord(primaryRaw, secondaryRaw), nil
+	primary.HolderIdentity = UnknownLeader
+	reencoded, err := json.Marshal(primary)
+	if err != nil {
+		return nil, nil, err
+	}
+	return primary, ConcatRawRecord(reencoded, secondaryRaw), nil
 }
 
 // Create creates both locks; a primary that already exists is not an error.
@@ -77,15 +90,13 @@ func (ml *MultiLock) RecordEvent(s string) {
 	ml.Secondary.RecordEvent(s)
 }
 
-// Describe names both locks.
-func (ml *MultiLock) Describe() string {
-	return fmt.Sprintf("%s, %s", ml.Primary.Describe(), ml.Secondary.Describe())
-}
-
-// Identity returns the primary lock's identity.
-func (ml *MultiLock) Identity() string {
-	return ml.Primary.Identity()
-}
+const (
+	// UnknownLeader is the holder MultiLock reports when its two locks
+	// disagree.
+	//
+	// Deprecated: UnknownLeader is only used by MultiLock, which is deprecated.
+	UnknownLeader = "leaderelection.k8s.io/unknown"
+)
 
 // ConcatRawRecord joins two raw records with a comma.
 //

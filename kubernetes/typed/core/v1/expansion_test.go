@@ -168,3 +168,14 @@ func TestServiceAccountCreateToken(t *testing.T) {
 		t.Errorf("CreateToken sent %+v", got)
 	}
 }
+
+func TestServiceProxyGet(t *testing.T) {
+	c, rec := newCore(t, &metav1.Status{Status: metav1.StatusSuccess})
+	if _, err := c.Services("ns").ProxyGet("", "db", "5432", "metrics", map[string]string{"a": "1", "b": "2"}).DoRaw(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	got := rec.last()
+	if got.method != "GET" || got.path != "/api/v1/namespaces/ns/services/db:5432/proxy/metrics" || got.query != "a=1&b=2" {
+		t.Errorf("request = %s %s?%s", got.method, got.path, got.query)
+	}
+}

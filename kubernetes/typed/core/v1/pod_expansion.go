@@ -7,7 +7,6 @@ import (
 	policyv1 "k8s.io/api/policy/v1"
 	policyv1beta1 "k8s.io/api/policy/v1beta1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	utilnet "k8s.io/apimachinery/pkg/util/net"
 
 	"github.com/kubeclient/client-go/kubernetes/scheme"
 	"github.com/kubeclient/client-go/rest"
@@ -75,14 +74,5 @@ func (c *pods) GetLogs(name string, opts *corev1.PodLogOptions) *rest.Request {
 // called name, using scheme (http or https, empty for the default), at path
 // with the query parameters params.
 func (c *pods) ProxyGet(scheme, name, port, path string, params map[string]string) rest.ResponseWrapper {
-	req := c.GetClient().Get().
-		Namespace(c.GetNamespace()).
-		Resource("pods").
-		SubResource("proxy").
-		Name(utilnet.JoinSchemeNamePort(scheme, name, port)).
-		Suffix(path)
-	for k, v := range params {
-		req = req.Param(k, v)
-	}
-	return req
+	return proxyGet(c.GetClient(), c.GetNamespace(), "pods", scheme, name, port, path, params)
 }

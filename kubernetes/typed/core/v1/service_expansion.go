@@ -1,8 +1,6 @@
 package v1
 
 import (
-	utilnet "k8s.io/apimachinery/pkg/util/net"
-
 	"github.com/kubeclient/client-go/rest"
 )
 
@@ -15,14 +13,5 @@ type ServiceExpansion interface {
 // service called name, using scheme (http or https, empty for the default),
 // at path with the query parameters params.
 func (c *services) ProxyGet(scheme, name, port, path string, params map[string]string) rest.ResponseWrapper {
-	req := c.GetClient().Get().
-		Namespace(c.GetNamespace()).
-		Resource("services").
-		SubResource("proxy").
-		Name(utilnet.JoinSchemeNamePort(scheme, name, port)).
-		Suffix(path)
-	for k, v := range params {
-		req = req.Param(k, v)
-	}
-	return req
+	return proxyGet(c.GetClient(), c.GetNamespace(), "services", scheme, name, port, path, params)
 }

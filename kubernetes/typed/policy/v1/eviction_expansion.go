@@ -15,13 +15,8 @@ type EvictionExpansion interface {
 // the eviction's own namespace. The server refuses it (429) when a disruption
 // budget would be violated.
 func (c *evictions) Evict(ctx context.Context, eviction *policyv1.Eviction) error {
-	return c.GetClient().Post().
-		AbsPath("/api/v1").
-		Namespace(eviction.Namespace).
-		Resource("pods").
-		Name(eviction.Name).
-		SubResource("eviction").
-		Body(eviction).
-		Do(ctx).
-		Error()
+	// Evictions are a subresource of core/v1 pods, whatever the group
+	// version of this client.
+	pod := c.GetClient().Post().AbsPath("/api/v1").Namespace(eviction.Namespace).Resource("pods").Name(eviction.Name)
+	return pod.SubResource("eviction").Body(eviction).Do(ctx).Error()
 }

@@ -14,17 +14,16 @@ import (
 // policy type, and an allowlist only (and then a non-empty one of clean,
 // non-empty command paths) under the Allowlist policy.
 func ValidatePluginPolicy(policy api.PluginPolicy) error {
-	switch policy.PolicyType {
-	case "", api.PluginPolicyAllowAll, api.PluginPolicyDenyAll:
-		if policy.Allowlist != nil {
-			return fmt.Errorf("misconfigured credential plugin allowlist: plugin policy is %q but allowlist is non-nil", policy.PolicyType)
-		}
-		return nil
-	case api.PluginPolicyAllowlist:
+	if policy.PolicyType == api.PluginPolicyAllowlist {
 		return validateAllowlist(policy.Allowlist)
-	default:
+	}
+	if _, known := policyChecks[policy.PolicyType]; !known {
 		return fmt.Errorf("unknown plugin policy: %q", policy.PolicyType)
 	}
+	if policy.Allowlist != nil {
+		return fmt.Errorf("misconfigured credential plugin allowlist: plugin policy is %q but allowlist is non-nil", policy.PolicyType)
+	}
+	return nil
 }
 
 func validateAllowlist(list []api.AllowlistEntry) error {
@@ -45,46 +44,71 @@ func validateAllowlist(list []api.AllowlistEntry) error {
 	return nil
 }
 
+// policyChecks holds, for each plugin policy, the check a command must pass
+// before it runs. A policy missing here is unknown and refuses every run.
+var policyChecks = map[api.PolicyType]func(a *Authenticator, cmd *exec.Cmd) error{
+	"":                        allowAnyPlugin,
+	api.PluginPolicyAllowAll:  allowAnyPlugin,
+	api.PluginPolicyDenyAll:   denyEveryPlugin,
+	api.PluginPolicyAllowlist: (*Authenticator).checkAllowlistLocked,
+}
+
+func allowAnyPlugin(*Authenticator, *exec.Cmd) error { return nil }
+
+func denyEveryPlugin(a *Authenticator, _ *exec.Cmd) error {
+	return fmt.Errorf("plugin %q not allowed: policy set to %q", a.cmd, api.PluginPolicyDenyAll)
+}
+
 // checkPolicyLocked decides whether cmd may run under the plugin policy.
 // Under the Allowlist policy cmd.Path is replaced by the resolved path that
 // was checked, so the binary that runs is the binary that was allowed.
 func (a *Authenticator) checkPolicyLocked(cmd *exec.Cmd) error {
-	switch a.policy.PolicyType {
-	case "", api.PluginPolicyAllowAll:
-		return nil
-	case api.PluginPolicyDenyAll:
-		return fmt.Errorf("plugin %q not allowed: policy set to %q", a.cmd, api.PluginPolicyDenyAll)
-	case api.PluginPolicyAllowlist:
-		return a.checkAllowlistLocked(cmd)
-	default:
+	check, known := policyChecks[a.policy.PolicyType]
+	if !known {
 		return fmt.Errorf("unknown plugin policy %q", a.policy.PolicyType)
 	}
+	return check(a, cmd)
 }
 
+// checkAllowlistLocked admits cmd when the configured command, its path or
+// the path it resolves to is on the allowlist. Entries are compared as
+// written first; only when that fails are the entries with the same base
+// name resolved (and remembered) for a second comparison.
 func (a *Authenticator) checkAllowlistLocked(cmd *exec.Cmd) error {
-	if a.allowed.Has(a.cmd) || a.allowed.Has(cmd.Path) {
+	if a.allowed.HasAny(a.cmd, cmd.Path) {
 		return nil
 	}
+	resolved, err := a.resolvePluginLocked(cmd)
+	if err != nil {
+		return fmt.Errorf("plugin path %q cannot be resolved for credential plugin allowlist check: %w", cmd.Path, err)
+	}
+	if !a.allowed.Has(resolved) {
+		a.learnAllowlistLocked(filepath.Base(cmd.Path))
+	}
+	if !a.allowed.Has(resolved) {
+		return fmt.Errorf("plugin path %q is not permitted by the credential plugin allowlist", cmd.Path)
+	}
+	return nil
+}
 
-	// exec.Command already looked bare names up in PATH; otherwise resolve
-	// the path ourselves.
-	resolved, resolveErr := cmd.Path, cmd.Err
-	if cmd.Path == a.cmd {
-		resolved, resolveErr = exec.LookPath(cmd.Path)
-		if resolved != "" {
-			cmd.Path = resolved
-		}
+// resolvePluginLocked returns the path cmd will run. exec.Command already
+// looked bare names up in PATH (its result is in cmd.Path and cmd.Err);
+// when it left the configured command untouched the lookup happens here,
+// and a path it finds replaces cmd.Path.
+func (a *Authenticator) resolvePluginLocked(cmd *exec.Cmd) (string, error) {
+	if cmd.Path != a.cmd {
+		return cmd.Path, cmd.Err
 	}
-	if resolveErr != nil {
-		return fmt.Errorf("plugin path %q cannot be resolved for credential plugin allowlist check: %w", cmd.Path, resolveErr)
+	resolved, err := exec.LookPath(cmd.Path)
+	if resolved != "" {
+		cmd.Path = resolved
 	}
-	if a.allowed.Has(resolved) {
-		return nil
-	}
+	return resolved, err
+}
 
-	// Resolve the entries that could match (same base name) and retry;
-	// resolved entries are remembered for later runs.
-	base := filepath.Base(cmd.Path)
+// learnAllowlistLocked resolves the allowlist entries named base and adds
+// the paths they resolve to, so later runs compare against them directly.
+func (a *Authenticator) learnAllowlistLocked(base string) {
 	for _, entry := range a.policy.Allowlist {
 		if filepath.Base(entry.Command) != base {
 			continue
@@ -96,8 +120,4 @@ func (a *Authenticator) checkAllowlistLocked(cmd *exec.Cmd) error {
 		}
 		a.allowed.Insert(path)
 	}
-	if a.allowed.Has(resolved) {
-		return nil
-	}
-	return fmt.Errorf("plugin path %q is not permitted by the credential plugin allowlist", cmd.Path)
 }

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/kubeclient/client-go/tools/clientcmd/api"
+
+	"k8s.io/apimachinery/pkg/util/wait"
 )
 
 // returnBound is how long a caller may take to return once its context
@@ -32,20 +34,20 @@ func pidEnv(t *testing.T) (api.ExecEnvVar, string) {
 // test from hanging.
 func waitForPID(t *testing.T, path string) int {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		if b, err := os.ReadFile(path); err == nil {
-			pid, err := strconv.Atoi(string(b))
-			if err != nil {
-				t.Fatal(err)
-			}
-			return pid
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the plugin did not start")
-		}
-		time.Sleep(5 * time.Millisecond)
+	var b []byte
+	written := func(context.Context) (bool, error) {
+		var err error
+		b, err = os.ReadFile(path)
+		return err == nil, nil
 	}
+	if err := wait.PollUntilContextTimeout(context.Background(), 5*time.Millisecond, 30*time.Second, true, written); err != nil {
+		t.Fatal("the plugin did not start")
+	}
+	pid, err := strconv.Atoi(string(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pid
 }
 
 func processAlive(pid int) bool {

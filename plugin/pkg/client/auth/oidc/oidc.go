@@ -69,22 +69,19 @@ func (c *providerCache) get(k providerKey) (*oidcAuthProvider, bool) {
 func (c *providerCache) putIfAbsent(k providerKey, p *oidcAuthProvider) *oidcAuthProvider {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if existing, ok := c.byKey[k]; ok {
-		return existing
+	if _, taken := c.byKey[k]; !taken {
+		c.byKey[k] = p
 	}
-	c.byKey[k] = p
-	return p
+	return c.byKey[k]
 }
 
 func newOIDCAuthProvider(clusterAddress string, cfg map[string]string, persister restclient.AuthProviderConfigPersister) (restclient.AuthProvider, error) {
-	issuer := cfg[cfgIssuerURL]
-	if issuer == "" {
-		return nil, fmt.Errorf("Must provide %s", cfgIssuerURL)
+	for _, required := range []string{cfgIssuerURL, cfgClientID} {
+		if cfg[required] == "" {
+			return nil, fmt.Errorf("Must provide %s", required)
+		}
 	}
-	clientID := cfg[cfgClientID]
-	if clientID == "" {
-		return nil, fmt.Errorf("Must provide %s", cfgClientID)
-	}
+	issuer, clientID := cfg[cfgIssuerURL], cfg[cfgClientID]
 
 	key := providerKey{clusterAddress: clusterAddress, issuerURL: issuer, clientID: clientID}
 	if p, ok := providers.get(key); ok {
