@@ -6,55 +6,62 @@ import (
 	"sync/atomic"
 )
 
-// Table interns values of type T (string or []byte). Each value hashes to
-// a set of two slots; a hit returns the copy held there, a miss stores the
-// argument in one of the two and returns it. The zero Table is unusable;
-// see NewStrings and NewBytes.
-type Table[T string | []byte] struct {
-	seed   maphash.Seed
-	slots  []atomic.Pointer[T]
-	mask   uint64
-	maxLen int
-	hash   func(maphash.Seed, T) uint64
-	equal  func(a, b T) bool
+// Table interns values of type T. Each value hashes to a set of two slots;
+// a hit returns the copy held there, a miss stores the argument in one of
+// the two and returns it. Build one with NewStrings, NewBytes or NewTable.
+type Table[T any] struct {
+	slots []atomic.Pointer[T]
+	mask  uint64
+	// hash returns v's hash and whether v may be kept at all.
+	hash  func(v T) (uint64, bool)
+	equal func(a, b T) bool
 }
 
-// NewStrings returns a table of about slots strings (rounded up to a power
-// of two) of at most maxLen bytes each.
-func NewStrings(slots, maxLen int) *Table[string] {
-	return newTable(slots, maxLen, maphash.String, func(a, b string) bool { return a == b })
-}
-
-// NewBytes returns a table of about slots byte slices (rounded up to a
-// power of two) of at most maxLen bytes each. The slices it returns are
-// shared: nobody may write into them.
-func NewBytes(slots, maxLen int) *Table[[]byte] {
-	return newTable(slots, maxLen, maphash.Bytes, bytes.Equal)
-}
-
-func newTable[T string | []byte](slots, maxLen int, hash func(maphash.Seed, T) uint64, equal func(a, b T) bool) *Table[T] {
+// NewTable returns a table of about slots values (rounded up to a power of
+// two, at least two). hash returns a value's hash and whether the table
+// may keep it; equal tells whether two values with the same hash are
+// interchangeable.
+func NewTable[T any](slots int, hash func(v T) (uint64, bool), equal func(a, b T) bool) *Table[T] {
 	n := 2
 	for n < slots {
 		n <<= 1
 	}
-	return &Table[T]{
-		seed:   maphash.MakeSeed(),
-		slots:  make([]atomic.Pointer[T], n),
-		mask:   uint64(n - 1),
-		maxLen: maxLen,
-		hash:   hash,
-		equal:  equal,
-	}
+	return &Table[T]{slots: make([]atomic.Pointer[T], n), mask: uint64(n - 1), hash: hash, equal: equal}
+}
+
+// NewStrings returns a table of about slots non-empty strings of at most
+// maxLen bytes each.
+func NewStrings(slots, maxLen int) *Table[string] {
+	seed := maphash.MakeSeed()
+	return NewTable(slots, func(s string) (uint64, bool) {
+		if len(s) == 0 || len(s) > maxLen {
+			return 0, false
+		}
+		return maphash.String(seed, s), true
+	}, func(a, b string) bool { return a == b })
+}
+
+// NewBytes returns a table of about slots non-empty byte slices of at most
+// maxLen bytes each. The slices it returns are shared: nobody may write
+// into them.
+func NewBytes(slots, maxLen int) *Table[[]byte] {
+	seed := maphash.MakeSeed()
+	return NewTable(slots, func(b []byte) (uint64, bool) {
+		if len(b) == 0 || len(b) > maxLen {
+			return 0, false
+		}
+		return maphash.Bytes(seed, b), true
+	}, bytes.Equal)
 }
 
 // Intern returns the table's copy of v if it has one, else v, which it
-// then keeps (evicting another value of v's set). Empty values and values
-// longer than the table's limit are returned unchanged and not kept.
+// then keeps (evicting another value of v's set). A value the table may
+// not keep is returned unchanged.
 func (t *Table[T]) Intern(v T) T {
-	if len(v) == 0 || len(v) > t.maxLen {
+	h, ok := t.hash(v)
+	if !ok {
 		return v
 	}
-	h := t.hash(t.seed, v)
 	set := h & t.mask &^ 1
 	for i := set; i <= set+1; i++ {
 		if held := t.slots[i].Load(); held != nil && t.equal(*held, v) {
@@ -70,15 +77,12 @@ func (t *Table[T]) Intern(v T) T {
 // Slots is the table's capacity: at most this many values are kept.
 func (t *Table[T]) Slots() int { return len(t.slots) }
 
-// Held counts the values the table keeps and their total length. It is
-// for tests and diagnostics; it is not a consistent snapshot under
-// concurrent use.
-func (t *Table[T]) Held() (values, totalLen int) {
+// Each calls fn with every value the table keeps. It is for tests and
+// diagnostics: under concurrent use it is no consistent snapshot.
+func (t *Table[T]) Each(fn func(v T)) {
 	for i := range t.slots {
 		if held := t.slots[i].Load(); held != nil {
-			values++
-			totalLen += len(*held)
+			fn(*held)
 		}
 	}
-	return values, totalLen
 }
