@@ -31,6 +31,8 @@ import (
 // byte slices and maps of cached objects unshared.
 const cacheDedupEnv = "KUBECLIENT_CACHE_DEDUP"
 
+// cacheSharer shares the objects of every informer; nil (in benchmarks)
+// shares nothing.
 var cacheSharer = newCacheSharer(os.Getenv(cacheDedupEnv))
 
 // newCacheSharer returns the Sharer for the value of cacheDedupEnv: only
@@ -43,7 +45,7 @@ func newCacheSharer(dedup string) *intern.Sharer {
 // shareCached makes obj, about to enter an informer's cache, share what
 // it has in common with the objects cached before it.
 func shareCached(obj interface{}) {
-	if obj != nil {
+	if obj != nil && cacheSharer != nil {
 		cacheSharer.Share(obj)
 	}
 }

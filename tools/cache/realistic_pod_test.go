@@ -13,7 +13,8 @@ import (
 // owned by a ReplicaSet, labels and annotations, two containers with
 // resources, managedFields of kube-controller-manager and the kubelet, and
 // a running status. %[1]s is the pod's suffix, %[2]d its resource version,
-// %[3]d a per-pod number for its UID and IP.
+// %[3]d a per-pod number for its UID and IP, %[4]d its node's number and
+// %[5]s the suffix of its service account token volume.
 const realisticPodJSON = `{
   "kind": "Pod",
   "apiVersion": "v1",
@@ -69,7 +70,7 @@ const realisticPodJSON = `{
   "spec": {
     "volumes": [
       {"name": "config", "configMap": {"name": "web-config", "defaultMode": 420}},
-      {"name": "kube-api-access-x7k2p", "projected": {"sources": [
+      {"name": "kube-api-access-%[5]s", "projected": {"sources": [
         {"serviceAccountToken": {"expirationSeconds": 3607, "path": "token"}},
         {"configMap": {"name": "kube-root-ca.crt", "items": [{"key": "ca.crt", "path": "ca.crt"}]}},
         {"downwardAPI": {"items": [{"path": "namespace", "fieldRef": {"apiVersion": "v1", "fieldPath": "metadata.namespace"}}]}}
@@ -87,7 +88,7 @@ const realisticPodJSON = `{
         "resources": {"limits": {"cpu": "1", "memory": "512Mi"}, "requests": {"cpu": "250m", "memory": "256Mi"}},
         "volumeMounts": [
           {"name": "config", "readOnly": true, "mountPath": "/etc/web"},
-          {"name": "kube-api-access-x7k2p", "readOnly": true, "mountPath": "/var/run/secrets/kubernetes.io/serviceaccount"}
+          {"name": "kube-api-access-%[5]s", "readOnly": true, "mountPath": "/var/run/secrets/kubernetes.io/serviceaccount"}
         ],
         "livenessProbe": {"httpGet": {"path": "/healthz", "port": 8080, "scheme": "HTTP"}, "initialDelaySeconds": 10, "timeoutSeconds": 1, "periodSeconds": 10, "successThreshold": 1, "failureThreshold": 3},
         "readinessProbe": {"httpGet": {"path": "/ready", "port": 8080, "scheme": "HTTP"}, "timeoutSeconds": 1, "periodSeconds": 5, "successThreshold": 1, "failureThreshold": 3},
@@ -101,7 +102,7 @@ const realisticPodJSON = `{
         "ports": [{"name": "metrics", "containerPort": 9102, "protocol": "TCP"}],
         "resources": {"limits": {"cpu": "100m", "memory": "64Mi"}, "requests": {"cpu": "50m", "memory": "32Mi"}},
         "volumeMounts": [
-          {"name": "kube-api-access-x7k2p", "readOnly": true, "mountPath": "/var/run/secrets/kubernetes.io/serviceaccount"}
+          {"name": "kube-api-access-%[5]s", "readOnly": true, "mountPath": "/var/run/secrets/kubernetes.io/serviceaccount"}
         ],
         "terminationMessagePath": "/dev/termination-log",
         "terminationMessagePolicy": "File",
@@ -151,7 +152,7 @@ const realisticPodJSON = `{
         "started": true,
         "volumeMounts": [
           {"name": "config", "mountPath": "/etc/web", "readOnly": true, "recursiveReadOnly": "Disabled"},
-          {"name": "kube-api-access-x7k2p", "mountPath": "/var/run/secrets/kubernetes.io/serviceaccount", "readOnly": true, "recursiveReadOnly": "Disabled"}
+          {"name": "kube-api-access-%[5]s", "mountPath": "/var/run/secrets/kubernetes.io/serviceaccount", "readOnly": true, "recursiveReadOnly": "Disabled"}
         ]
       },
       {
@@ -165,7 +166,7 @@ const realisticPodJSON = `{
         "containerID": "containerd://%064[3]d",
         "started": true,
         "volumeMounts": [
-          {"name": "kube-api-access-x7k2p", "mountPath": "/var/run/secrets/kubernetes.io/serviceaccount", "readOnly": true, "recursiveReadOnly": "Disabled"}
+          {"name": "kube-api-access-%[5]s", "mountPath": "/var/run/secrets/kubernetes.io/serviceaccount", "readOnly": true, "recursiveReadOnly": "Disabled"}
         ]
       }
     ],
@@ -176,7 +177,8 @@ const realisticPodJSON = `{
 // realisticPodBytes renders pod number i at resource version rv.
 func realisticPodBytes(i, rv int) []byte {
 	suffix := fmt.Sprintf("%05s", strconv.FormatInt(int64(i), 36))
-	return []byte(fmt.Sprintf(realisticPodJSON, suffix, rv, i, i%50))
+	token := fmt.Sprintf("%05s", strconv.FormatInt(int64(i*7919+12345)%60466176, 36))
+	return []byte(fmt.Sprintf(realisticPodJSON, suffix, rv, i, i%50, token))
 }
 
 // realisticPod decodes pod number i at resource version rv, so that every
