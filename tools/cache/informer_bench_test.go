@@ -34,7 +34,8 @@ type podInformerRig struct {
 
 // startPodInformer runs an informer whose list returns listed and whose
 // watch is fed through rig.events; it returns once the cache has synced.
-func startPodInformer(tb testing.TB, listed []v1.Pod) *podInformerRig {
+// configure, if any, is applied to the informer before it starts.
+func startPodInformer(tb testing.TB, listed []v1.Pod, configure ...func(*sharedIndexInformer)) *podInformerRig {
 	rig := &podInformerRig{events: watch.NewFakeWithChanSize(1024, false), reached: make(chan struct{}, 1)}
 	watched := false
 	lw := &ListWatch{
@@ -61,6 +62,9 @@ func startPodInformer(tb testing.TB, listed []v1.Pod) *podInformerRig {
 	})
 	if err != nil {
 		tb.Fatal(err)
+	}
+	for _, c := range configure {
+		c(rig.inf.(*sharedIndexInformer))
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	rig.stop = cancel
