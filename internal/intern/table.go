@@ -70,7 +70,9 @@ func (t *Table[T]) Intern(v T) T {
 	}
 	// The top bit of the hash picks the slot to take over, so that two
 	// values that share a set and alternate can both stay.
-	t.slots[set+h>>63].Store(&v)
+	held := new(T) // not &v: that would move every argument to the heap
+	*held = v
+	t.slots[set+h>>63].Store(held)
 	return v
 }
 
