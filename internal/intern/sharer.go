@@ -29,6 +29,9 @@ type Sharer struct {
 	// ResourceLists dedups resource lists (limits, requests). Nil means
 	// no sharing.
 	ResourceLists *Table[corev1.ResourceList]
+	// Trees dedups the managed-fields sets of unstructured objects
+	// (fieldsV1 trees). Nil means no sharing.
+	Trees *Table[map[string]interface{}]
 }
 
 // Sizes of the tables NewSharer builds. Memory kept by the tables is at
@@ -36,8 +39,8 @@ type Sharer struct {
 const (
 	stringSlots       = 1 << 14
 	maxStringLen      = 512
-	fieldsSlots       = 1 << 12
-	maxFieldsLen      = 32 << 10
+	fieldsSlots       = 1 << 10
+	maxFieldsLen      = 16 << 10
 	resourceListSlots = 1 << 10
 	maxResourceList   = 8
 )
@@ -49,6 +52,7 @@ func NewSharer(shareAll bool) *Sharer {
 	if shareAll {
 		s.Fields = NewBytes(fieldsSlots, maxFieldsLen)
 		s.ResourceLists = newResourceLists(resourceListSlots)
+		s.Trees = newTrees(treeSlots)
 	}
 	return s
 }

@@ -3,6 +3,7 @@ package intern
 import (
 	"encoding/json"
 	"fmt"
+	"hash/maphash"
 	"reflect"
 	"testing"
 
@@ -202,5 +203,58 @@ func TestShareUnstructured(t *testing.T) {
 	s.Share(b)
 	if !reflect.DeepEqual(wantB, b) {
 		t.Errorf("sharing changed the object:\n%v\nwas\n%v", b, wantB)
+	}
+}
+
+// TestShareDedupsUnstructuredFields shares two unstructured pods: their
+// equal fieldsV1 trees become one, unless dedup is off, and a DeepCopy
+// shares no map or slice with them.
+func TestShareDedupsUnstructuredFields(t *testing.T) {
+	fieldsOf := func(u *unstructured.Unstructured) map[string]interface{} {
+		return u.Object["metadata"].(map[string]interface{})["managedFields"].([]interface{})[0].(map[string]interface{})["fieldsV1"].(map[string]interface{})
+	}
+	for _, dedup := range []bool{true, false} {
+		t.Run(fmt.Sprintf("dedup=%v", dedup), func(t *testing.T) {
+			s := NewSharer(dedup)
+			a, b := unstructuredPod(t, 1), unstructuredPod(t, 2)
+			s.Share(a)
+			s.Share(b)
+			if shared := reflect.ValueOf(fieldsOf(a)).Pointer() == reflect.ValueOf(fieldsOf(b)).Pointer(); shared != dedup {
+				t.Errorf("fieldsV1 shared: %v, want %v", shared, dedup)
+			}
+			inCache := map[uintptr]bool{}
+			collectShareable(reflect.ValueOf(b.Object), "b", func(p uintptr, _ string) { inCache[p] = true })
+			collectShareable(reflect.ValueOf(b.DeepCopy().Object), "copy", func(p uintptr, path string) {
+				if inCache[p] {
+					t.Errorf("%s shares memory with the cached object", path)
+				}
+			})
+		})
+	}
+}
+
+func TestJSONEqualIsDeepEqual(t *testing.T) {
+	values := []interface{}{
+		nil, "a", "b", int64(1), int64(2), 1.5, true, false,
+		map[string]interface{}(nil), map[string]interface{}{}, map[string]interface{}{"a": int64(1)}, map[string]interface{}{"a": int64(2)},
+		map[string]interface{}{"b": int64(1)}, []interface{}(nil), []interface{}{}, []interface{}{"a"}, []interface{}{"a", "b"},
+		map[string]interface{}{"f:spec": map[string]interface{}{".": map[string]interface{}{}}},
+		map[string]interface{}{"f:spec": map[string]interface{}{".": map[string]interface{}(nil)}},
+	}
+	seed := maphash.MakeSeed()
+	for _, a := range values {
+		for _, b := range values {
+			if got, want := jsonEqual(a, b), reflect.DeepEqual(a, b); got != want {
+				t.Errorf("jsonEqual(%#v, %#v) = %v, want %v", a, b, got, want)
+			}
+			if reflect.DeepEqual(a, b) {
+				var na, nb int
+				ha, _ := jsonHash(seed, a, &na)
+				hb, _ := jsonHash(seed, b, &nb)
+				if ha != hb {
+					t.Errorf("equal values %#v and %#v hash differently", a, b)
+				}
+			}
+		}
 	}
 }

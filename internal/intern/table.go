@@ -76,6 +76,19 @@ func (t *Table[T]) Intern(v T) T {
 	return v
 }
 
+// Find returns the table's copy of v, if it has one, without keeping v.
+func (t *Table[T]) Find(v T) (T, bool) {
+	if h, ok := t.hash(v); ok {
+		set := h & t.mask &^ 1
+		for i := set; i <= set+1; i++ {
+			if held := t.slots[i].Load(); held != nil && t.equal(*held, v) {
+				return *held, true
+			}
+		}
+	}
+	return v, false
+}
+
 // Slots is the table's capacity: at most this many values are kept.
 func (t *Table[T]) Slots() int { return len(t.slots) }
 

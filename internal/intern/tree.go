@@ -23,6 +23,16 @@ func (s *Sharer) shareTree(m map[string]interface{}) {
 				v = s.Boxed.Intern(v)
 			}
 		case map[string]interface{}:
+			if k == "fieldsV1" && s.Trees != nil {
+				if shared, ok := s.Trees.Find(x); ok {
+					v = shared
+					break
+				}
+				// Only a tree that is final may be seen by others.
+				s.shareTree(x)
+				s.Trees.Intern(x)
+				break
+			}
 			s.shareTree(x)
 		case []interface{}:
 			s.shareList(x)
