@@ -54,6 +54,7 @@ var (
 	objectMetaType   = reflect.TypeFor[metav1.ObjectMeta]()
 	resourceListType = reflect.TypeFor[corev1.ResourceList]()
 	stringMapType    = reflect.TypeFor[map[string]string]()
+	stringsType      = reflect.TypeFor[[]string]()
 	// opaqueTypes have nothing a Sharer can rewrite without unsafe, or
 	// nothing worth it.
 	opaqueTypes = map[reflect.Type]bool{
@@ -133,7 +134,7 @@ func fieldOp(f reflect.StructField, building map[reflect.Type]*plan) (op, bool) 
 		}
 	case reflect.Slice:
 		switch e := t.Elem(); {
-		case e.Kind() == reflect.String && e.Name() == "string" && e.PkgPath() == "":
+		case t == stringsType:
 			return op{kind: opStrings}, !uniqueFields[f.Name]
 		case e.Kind() == reflect.Struct && !opaqueTypes[e]:
 			return structOp(opSlice, e, building)

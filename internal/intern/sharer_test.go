@@ -85,16 +85,25 @@ func TestShareKeepsObjectsEqual(t *testing.T) {
 	}
 }
 
-// schema is a recursive type, like a CRD's JSON schema.
+// schema is a recursive type, like a CRD's JSON schema, with fields of
+// named string and slice types.
 type schema struct {
-	Type  string
-	Items *schema
-	All   []schema
-	Enum  []string
+	Type     schemaType
+	Items    *schema
+	All      []schema
+	Enum     []string
+	Required names
+	Formats  []schemaType
 }
 
+type (
+	schemaType string
+	names      []string
+)
+
 func newSchema() *schema {
-	return &schema{Type: "object", Items: &schema{Type: "array", All: []schema{{Type: "string", Enum: []string{"a", "b"}}}}}
+	return &schema{Type: "object", Required: names{"spec"}, Formats: []schemaType{"date"},
+		Items: &schema{Type: "array", All: []schema{{Type: "string", Enum: []string{"a", "b"}}}}}
 }
 
 func deepCopy(obj interface{}) interface{} {
