@@ -7,6 +7,9 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	kruntime "k8s.io/apimachinery/pkg/runtime"
 )
 
 // withSharer runs the test with objects shared by s.
@@ -94,4 +97,65 @@ func TestMutationDetectorCatchesWritesIntoSharedObjects(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestSharingKeepsDecodedObjectsEqual shares realistic pods as each
+// decoder produces them (JSON, protobuf, unstructured, metadata only):
+// every one stays DeepEqual to a copy decoded apart, and two pods decoded
+// apart share their controller's managed-fields set.
+func TestSharingKeepsDecodedObjectsEqual(t *testing.T) {
+	decoders := []struct {
+		name   string
+		decode func(t *testing.T, i int) kruntime.Object
+		fields func(obj kruntime.Object) interface{}
+	}{
+		{"json", func(t *testing.T, i int) kruntime.Object { return realisticPod(t, i, 1) }, typedFields},
+		{"protobuf", func(t *testing.T, i int) kruntime.Object {
+			data, err := realisticPod(t, i, 1).Marshal()
+			if err != nil {
+				t.Fatal(err)
+			}
+			pod := &v1.Pod{}
+			if err := pod.Unmarshal(data); err != nil {
+				t.Fatal(err)
+			}
+			return pod
+		}, typedFields},
+		{"unstructured", func(t *testing.T, i int) kruntime.Object {
+			u := &unstructured.Unstructured{}
+			if err := u.UnmarshalJSON(realisticPodBytes(i, 1)); err != nil {
+				t.Fatal(err)
+			}
+			return u
+		}, func(obj kruntime.Object) interface{} {
+			u := obj.(*unstructured.Unstructured)
+			entry := u.Object["metadata"].(map[string]interface{})["managedFields"].([]interface{})[0]
+			return entry.(map[string]interface{})["fieldsV1"]
+		}},
+		{"metadata", func(t *testing.T, i int) kruntime.Object {
+			return &metav1.PartialObjectMetadata{ObjectMeta: realisticPod(t, i, 1).ObjectMeta}
+		}, func(obj kruntime.Object) interface{} {
+			return obj.(*metav1.PartialObjectMetadata).ManagedFields[0].FieldsV1.Raw
+		}},
+	}
+	for _, d := range decoders {
+		t.Run(d.name, func(t *testing.T) {
+			withSharer(t, "")
+			a, b := d.decode(t, 0), d.decode(t, 1)
+			shareCached(a)
+			shareCached(b)
+			for i, obj := range []kruntime.Object{a, b} {
+				if want := d.decode(t, i); !reflect.DeepEqual(want, obj) {
+					t.Errorf("shared object %d differs from one decoded apart", i)
+				}
+			}
+			if reflect.ValueOf(d.fields(a)).Pointer() != reflect.ValueOf(d.fields(b)).Pointer() {
+				t.Error("the controller's managed fields are not shared")
+			}
+		})
+	}
+}
+
+func typedFields(obj kruntime.Object) interface{} {
+	return obj.(*v1.Pod).ManagedFields[0].FieldsV1.Raw
 }
