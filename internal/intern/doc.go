@@ -3,7 +3,9 @@
 // write into them.
 //
 // It sits below tools/cache (which shares the objects an informer caches)
-// and the decoders (which can intern strings as they read them). A Table is
+// and the decoders (which can intern strings as they read them). A Sharer
+// rewrites a decoded object, typed or unstructured, to use its tables. A
+// Table is
 // a fixed number of slots, so its memory is bounded whatever the
 // cardinality of the values passed through it: a value that misses takes
 // its slot over, and one that is too long is returned as it is. Tables are

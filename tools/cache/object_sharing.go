@@ -15,14 +15,17 @@ import (
 //
 // Strings are always interned: they are immutable, so sharing them is
 // invisible. Unless KUBECLIENT_CACHE_DEDUP is false, identical byte slices
-// (the FieldsV1 sets of managed fields) and resource lists (container
-// limits and requests) are shared too. That relies on cached objects being
+// (the FieldsV1 sets of managed fields), resource lists (container limits
+// and requests) and the fieldsV1 maps of unstructured objects are shared
+// too. That relies on cached objects being
 // read-only, as every informer requires (listers and handlers receive the
 // cached objects themselves): a caller writing into a cached object's
 // FieldsV1 bytes or resource list would change the other objects sharing
 // them. The cache mutation detector (KUBE_CACHE_MUTATION_DETECTOR=true)
 // reports such writes, and DeepCopy gives a private copy that shares
-// nothing but strings.
+// nothing but strings. Objects are shared in place: one handed to an
+// informer (by a fake ListerWatcher, say) must not be read concurrently
+// by its maker while the informer caches it.
 //
 // The tables behind the sharing are global, fixed in size and safe for
 // concurrent informers (see package intern).
