@@ -45,10 +45,19 @@ const (
 	maxResourceList   = 8
 )
 
-// NewSharer returns a Sharer with tables of the default sizes; shareAll
-// adds the tables for byte slices and maps.
+// sharedStrings is the process-wide string table.
+var sharedStrings = NewStrings(stringSlots, maxStringLen)
+
+// SharedStrings returns the process-wide string table, which every Sharer
+// from NewSharer uses. A decoder that interns strings as it reads them
+// should use it too: the cache then finds those strings interned already.
+func SharedStrings() *Table[string] { return sharedStrings }
+
+// NewSharer returns a Sharer with the process-wide string table and other
+// tables of the default sizes; shareAll adds the tables for byte slices
+// and maps.
 func NewSharer(shareAll bool) *Sharer {
-	s := &Sharer{Strings: NewStrings(stringSlots, maxStringLen), Boxed: newBoxedStrings(stringSlots, maxStringLen)}
+	s := &Sharer{Strings: sharedStrings, Boxed: newBoxedStrings(stringSlots, maxStringLen)}
 	if shareAll {
 		s.Fields = NewBytes(fieldsSlots, maxFieldsLen)
 		s.ResourceLists = newResourceLists(resourceListSlots)
