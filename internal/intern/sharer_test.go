@@ -9,6 +9,7 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -265,5 +266,40 @@ func TestJSONEqualIsDeepEqual(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestQuantitiesIdenticalIsDeepEqual compares quantities made in the ways
+// that leave different representations of one value.
+func TestQuantitiesIdenticalIsDeepEqual(t *testing.T) {
+	if !quantityLayout.ok {
+		t.Fatal("resource.Quantity is not laid out as expected: sharing resource lists falls back to reflect.DeepEqual")
+	}
+	parsed := func(s string) resource.Quantity {
+		var q resource.Quantity
+		if err := json.Unmarshal([]byte(`"`+s+`"`), &q); err != nil {
+			t.Fatal(err)
+		}
+		return q
+	}
+	big := parsed("1e40")
+	values := []resource.Quantity{
+		parsed("1"), parsed("1"), parsed("1000m"), parsed("250m"), parsed("512Mi"), parsed("0.5Gi"),
+		resource.MustParse("1"), *resource.NewQuantity(1, resource.DecimalSI), *resource.NewMilliQuantity(1000, resource.DecimalSI),
+		*resource.NewQuantity(1, resource.BinarySI), big, parsed("1e40"), parsed("2e40"), {},
+	}
+	for i := range values {
+		for j := range values {
+			a, b := values[i], values[j]
+			if got, want := quantitiesIdentical(&a, &b), reflect.DeepEqual(a, b); got != want {
+				t.Errorf("quantitiesIdentical(%d %v, %d %v) = %v, want %v", i, &a, j, &b, got, want)
+			}
+		}
+	}
+	la := corev1.ResourceList{"cpu": parsed("1"), "memory": parsed("512Mi")}
+	lb := corev1.ResourceList{"cpu": parsed("1"), "memory": parsed("512Mi")}
+	lc := corev1.ResourceList{"cpu": parsed("1000m"), "memory": parsed("512Mi")}
+	if !resourceListsEqual(la, lb) || resourceListsEqual(la, lc) || resourceListsEqual(la, nil) || resourceListsEqual(corev1.ResourceList{}, nil) {
+		t.Error("resourceListsEqual disagrees with reflect.DeepEqual")
 	}
 }
