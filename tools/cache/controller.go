@@ -340,6 +340,7 @@ func (a *deltaApplier) process(obj interface{}, isInInitialList bool) error {
 func (a *deltaApplier) apply(d Delta, isInInitialList bool) error {
 	switch d.Type {
 	case Sync, Replaced, Added, Updated:
+		shareFresh(d)
 		old, exists, err := a.store.Get(d.Object)
 		if err != nil {
 			return err
@@ -427,6 +428,7 @@ func (a *deltaApplier) processBatch(deltas []Delta, isInInitialList bool) error 
 	exist := make([]bool, len(deltas))
 	txns := make([]Transaction, len(deltas))
 	for i, d := range deltas {
+		shareFresh(d)
 		old, exists, err := a.store.Get(d.Object)
 		if err != nil {
 			return err
@@ -470,6 +472,16 @@ func (a *deltaApplier) processBatch(deltas []Delta, isInInitialList bool) error 
 		return txErr
 	}
 	return nil
+}
+
+// shareFresh shares the object of a delta that brings it into the cache;
+// a Sync delta replays an object cached (and shared) already, a deleted
+// object leaves the cache.
+func shareFresh(d Delta) {
+	switch d.Type {
+	case Replaced, Added, Updated:
+		shareCached(d.Object)
+	}
 }
 
 // sameResourceVersion reports whether both objects carry the same resource

@@ -2,6 +2,7 @@ package cache
 
 import (
 	"sync"
+	"sync/atomic"
 	"time"
 
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
@@ -35,11 +36,12 @@ type processorListener struct {
 	logger      klog.Logger
 	syncTracker *synctrack.SingleFileTracker
 
-	// lock guards pending, stopped and resync state below.
+	// lock guards pending and the resync state below, and is held when
+	// stopped is set; run reads stopped without it between deliveries.
 	lock    sync.Mutex
 	pending []notification
 	spare   []notification
-	stopped bool
+	stopped atomic.Bool
 	// wake has room for one token; add and stop leave one to rouse run.
 	wake chan struct{}
 	// done is closed once the listener will call the handler no more.
@@ -83,7 +85,7 @@ func (l *processorListener) add(n notification) {
 		l.syncTracker.Start()
 	}
 	l.lock.Lock()
-	if l.stopped {
+	if l.stopped.Load() {
 		l.lock.Unlock()
 		return
 	}
@@ -99,7 +101,7 @@ func (l *processorListener) add(n notification) {
 // run was never started (started false) done is closed right away.
 func (l *processorListener) stop(started bool) {
 	l.lock.Lock()
-	l.stopped = true
+	l.stopped.Store(true)
 	l.pending = nil
 	l.lock.Unlock()
 	if !started {
@@ -120,7 +122,7 @@ func (l *processorListener) run() {
 	panicked := false
 	for {
 		l.lock.Lock()
-		if l.stopped {
+		if l.stopped.Load() {
 			l.lock.Unlock()
 			return
 		}
@@ -159,11 +161,7 @@ func (l *processorListener) run() {
 	}
 }
 
-func (l *processorListener) isStopped() bool {
-	l.lock.Lock()
-	defer l.lock.Unlock()
-	return l.stopped
-}
+func (l *processorListener) isStopped() bool { return l.stopped.Load() }
 
 // panicPause is how long a listener waits after a handler panic before it
 // delivers the next notification.

@@ -113,7 +113,6 @@ func NewRealFIFOWithOptions(opts RealFIFOOptions) *RealFIFO {
 		emitBookmarks:         opts.EmitDeltaTypeBookmark,
 		batchSize:             defaultRealFIFOBatchSize,
 	}
-	f.stream.keyOf = f.keyOf
 	f.init(&f.stream, deltaQueueConfig{
 		name:         name,
 		keyFunc:      opts.KeyFunction,
@@ -294,17 +293,25 @@ func (f *RealFIFO) Resync() error {
 }
 
 // deltaStream is RealFIFO's order: every delta, in arrival order, in a
-// slice read from head.
+// slice read from head. Object deltas keep the key they were queued
+// under, so that the per-object views need not compute it again.
 type deltaStream struct {
-	items []Delta
+	items []keyedDelta
 	head  int
-	// keyOf is the queue's key function, for the per-object views.
-	keyOf func(obj interface{}) (string, error)
 }
 
-func (s *deltaStream) add(_ string, d Delta) { s.append(d) }
+// keyedDelta is a queued delta and, for an object delta, its key.
+type keyedDelta struct {
+	key string
+	Delta
+}
 
-func (s *deltaStream) append(d Delta) {
+func (s *deltaStream) add(key string, d Delta) { s.push(keyedDelta{key: key, Delta: d}) }
+
+// append queues a summary delta, which belongs to no object.
+func (s *deltaStream) append(d Delta) { s.push(keyedDelta{Delta: d}) }
+
+func (s *deltaStream) push(d keyedDelta) {
 	if s.head >= 64 && s.head*2 >= len(s.items) && len(s.items) == cap(s.items) {
 		// Slide the live tail down instead of growing past a dead prefix.
 		n := copy(s.items, s.items[s.head:])
@@ -319,8 +326,8 @@ func (s *deltaStream) pending() int { return len(s.items) - s.head }
 
 // shift removes and returns the oldest delta.
 func (s *deltaStream) shift() Delta {
-	d := s.items[s.head]
-	s.items[s.head] = Delta{}
+	d := s.items[s.head].Delta
+	s.items[s.head] = keyedDelta{}
 	s.head++
 	if s.head == len(s.items) {
 		// Drained: start over, and let a buffer grown by a burst go.
@@ -343,14 +350,10 @@ func (s *deltaStream) eachQueued(fn func(key string, newest Delta)) {
 		if !isObjectDelta(d.Type) {
 			continue
 		}
-		key, err := s.keyOf(d.Object)
-		if err != nil {
-			continue
+		if _, seen := newest[d.key]; !seen {
+			order = append(order, d.key)
 		}
-		if _, seen := newest[key]; !seen {
-			order = append(order, key)
-		}
-		newest[key] = d
+		newest[d.key] = d.Delta
 	}
 	for _, key := range order {
 		fn(key, newest[key])
@@ -368,17 +371,13 @@ func (s *deltaStream) distinctObjects(limit int) int {
 		if !isObjectDelta(d.Type) {
 			break
 		}
-		key, err := s.keyOf(d.Object)
-		if err != nil {
-			break
-		}
 		if seen == nil {
 			seen = make(map[string]struct{}, min(limit, s.pending()))
 		}
-		if _, dup := seen[key]; dup {
+		if _, dup := seen[d.key]; dup {
 			break
 		}
-		seen[key] = struct{}{}
+		seen[d.key] = struct{}{}
 		n++
 	}
 	return n

@@ -1,0 +1,126 @@
+package intern
+
+import (
+	"reflect"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// Sharer makes objects share what they have in common with the objects
+// it saw before: it rewrites an object in place so that its strings, and
+// optionally its managed-fields sets and resource lists, are the copies
+// kept by its tables. The object stays reflect.DeepEqual to what it was.
+//
+// Only objects that nobody will write into may be shared beyond strings:
+// two objects may then hold the same byte slice or map.
+type Sharer struct {
+	// Strings interns strings. It must not be nil.
+	Strings *Table[string]
+	// Boxed interns strings held in interfaces (the values of
+	// unstructured objects), so that a shared string costs no new box.
+	// It must not be nil.
+	Boxed *Table[any]
+	// Fields dedups the raw sets of managed fields (FieldsV1). Nil means
+	// no sharing.
+	Fields *Table[[]byte]
+	// ResourceLists dedups resource lists (limits, requests). Nil means
+	// no sharing.
+	ResourceLists *Table[corev1.ResourceList]
+	// Trees dedups the managed-fields sets of unstructured objects
+	// (fieldsV1 trees). Nil means no sharing.
+	Trees *Table[map[string]interface{}]
+}
+
+// Sizes of the tables NewSharer builds. Memory kept by the tables is at
+// most slots times the longest value they keep.
+const (
+	stringSlots       = 1 << 14
+	maxStringLen      = 512
+	fieldsSlots       = 1 << 10
+	maxFieldsLen      = 16 << 10
+	resourceListSlots = 1 << 10
+	maxResourceList   = 8
+)
+
+// sharedStrings is the process-wide string table.
+var sharedStrings = NewStrings(stringSlots, maxStringLen)
+
+// SharedStrings returns the process-wide string table, which every Sharer
+// from NewSharer uses. A decoder that interns strings as it reads them
+// should use it too: the cache then finds those strings interned already.
+func SharedStrings() *Table[string] { return sharedStrings }
+
+// NewSharer returns a Sharer with the process-wide string table and other
+// tables of the default sizes; shareAll adds the tables for byte slices
+// and maps.
+func NewSharer(shareAll bool) *Sharer {
+	s := &Sharer{Strings: sharedStrings, Boxed: newBoxedStrings(stringSlots, maxStringLen)}
+	if shareAll {
+		s.Fields = NewBytes(fieldsSlots, maxFieldsLen)
+		s.ResourceLists = newResourceLists(resourceListSlots)
+		s.Trees = newTrees(treeSlots)
+	}
+	return s
+}
+
+// Share rewrites obj in place. Objects it does not understand are left
+// alone: pointers to structs are walked field by field (see plan),
+// unstructured objects key by key.
+func (s *Sharer) Share(obj interface{}) {
+	if u, ok := obj.(*unstructured.Unstructured); ok {
+		s.shareTree(u.Object)
+		return
+	}
+	v := reflect.ValueOf(obj)
+	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
+		return
+	}
+	s.walk(v.Elem(), planFor(v.Elem().Type()))
+}
+
+func (s *Sharer) str(v string) string { return s.Strings.Intern(v) }
+
+// shareMeta shares an ObjectMeta's repeating parts. Name, UID and
+// ResourceVersion are unique to the object and left alone.
+func (s *Sharer) shareMeta(m *metav1.ObjectMeta) {
+	m.Namespace = s.str(m.Namespace)
+	m.GenerateName = s.str(m.GenerateName)
+	s.stringMap(m.Labels)
+	s.stringMap(m.Annotations)
+	s.strings(m.Finalizers)
+	for i := range m.OwnerReferences {
+		r := &m.OwnerReferences[i]
+		r.APIVersion = s.str(r.APIVersion)
+		r.Kind = s.str(r.Kind)
+		r.Name = s.str(r.Name)
+		r.UID = types.UID(s.str(string(r.UID)))
+	}
+	for i := range m.ManagedFields {
+		f := &m.ManagedFields[i]
+		f.Manager = s.str(f.Manager)
+		f.Operation = metav1.ManagedFieldsOperationType(s.str(string(f.Operation)))
+		f.APIVersion = s.str(f.APIVersion)
+		f.FieldsType = s.str(f.FieldsType)
+		f.Subresource = s.str(f.Subresource)
+		if f.FieldsV1 != nil && s.Fields != nil {
+			f.FieldsV1.Raw = s.Fields.Intern(f.FieldsV1.Raw)
+		}
+	}
+}
+
+// stringMap interns the keys and values of m in place: assigning to a key
+// present in a map stores the new key too.
+func (s *Sharer) stringMap(m map[string]string) {
+	for k, v := range m {
+		m[s.str(k)] = s.str(v)
+	}
+}
+
+func (s *Sharer) strings(list []string) {
+	for i, v := range list {
+		list[i] = s.str(v)
+	}
+}

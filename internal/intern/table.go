@@ -1,0 +1,103 @@
+package intern
+
+import (
+	"bytes"
+	"hash/maphash"
+	"sync/atomic"
+)
+
+// Table interns values of type T. Each value hashes to a set of two slots;
+// a hit returns the copy held there, a miss stores the argument in one of
+// the two and returns it. Build one with NewStrings, NewBytes or NewTable.
+type Table[T any] struct {
+	slots []atomic.Pointer[T]
+	mask  uint64
+	// hash returns v's hash and whether v may be kept at all.
+	hash  func(v T) (uint64, bool)
+	equal func(a, b T) bool
+}
+
+// NewTable returns a table of about slots values (rounded up to a power of
+// two, at least two). hash returns a value's hash and whether the table
+// may keep it; equal tells whether two values with the same hash are
+// interchangeable.
+func NewTable[T any](slots int, hash func(v T) (uint64, bool), equal func(a, b T) bool) *Table[T] {
+	n := 2
+	for n < slots {
+		n <<= 1
+	}
+	return &Table[T]{slots: make([]atomic.Pointer[T], n), mask: uint64(n - 1), hash: hash, equal: equal}
+}
+
+// NewStrings returns a table of about slots non-empty strings of at most
+// maxLen bytes each.
+func NewStrings(slots, maxLen int) *Table[string] {
+	seed := maphash.MakeSeed()
+	return NewTable(slots, func(s string) (uint64, bool) {
+		if len(s) == 0 || len(s) > maxLen {
+			return 0, false
+		}
+		return maphash.String(seed, s), true
+	}, func(a, b string) bool { return a == b })
+}
+
+// NewBytes returns a table of about slots non-empty byte slices of at most
+// maxLen bytes each. The slices it returns are shared: nobody may write
+// into them.
+func NewBytes(slots, maxLen int) *Table[[]byte] {
+	seed := maphash.MakeSeed()
+	return NewTable(slots, func(b []byte) (uint64, bool) {
+		if len(b) == 0 || len(b) > maxLen {
+			return 0, false
+		}
+		return maphash.Bytes(seed, b), true
+	}, bytes.Equal)
+}
+
+// Intern returns the table's copy of v if it has one, else v, which it
+// then keeps (evicting another value of v's set). A value the table may
+// not keep is returned unchanged.
+func (t *Table[T]) Intern(v T) T {
+	h, ok := t.hash(v)
+	if !ok {
+		return v
+	}
+	set := h & t.mask &^ 1
+	for i := set; i <= set+1; i++ {
+		if held := t.slots[i].Load(); held != nil && t.equal(*held, v) {
+			return *held
+		}
+	}
+	// The top bit of the hash picks the slot to take over, so that two
+	// values that share a set and alternate can both stay.
+	held := new(T) // not &v: that would move every argument to the heap
+	*held = v
+	t.slots[set+h>>63].Store(held)
+	return v
+}
+
+// Find returns the table's copy of v, if it has one, without keeping v.
+func (t *Table[T]) Find(v T) (T, bool) {
+	if h, ok := t.hash(v); ok {
+		set := h & t.mask &^ 1
+		for i := set; i <= set+1; i++ {
+			if held := t.slots[i].Load(); held != nil && t.equal(*held, v) {
+				return *held, true
+			}
+		}
+	}
+	return v, false
+}
+
+// Slots is the table's capacity: at most this many values are kept.
+func (t *Table[T]) Slots() int { return len(t.slots) }
+
+// Each calls fn with every value the table keeps. It is for tests and
+// diagnostics: under concurrent use it is no consistent snapshot.
+func (t *Table[T]) Each(fn func(v T)) {
+	for i := range t.slots {
+		if held := t.slots[i].Load(); held != nil {
+			fn(*held)
+		}
+	}
+}
