@@ -84,8 +84,7 @@ func (r *Request) transformResponse(ctx context.Context, resp *http.Response, re
 	if failed {
 		// A generic error from the status code; Result.Error replaces it
 		// with the server's Status when the body holds one.
-		retryAfter, _ := retryAfterSeconds(resp)
-		result.err = r.newUnstructuredResponseError(body, isTextResponse(resp), resp.StatusCode, req.Method, retryAfter)
+		result.err = r.statusCodeError(resp, req, body)
 	}
 	result.warnings = handleWarnings(ctx, resp.Header, r.warningHandler)
 	return result
@@ -103,26 +102,35 @@ func (r *Request) unstructuredErrorFromResponse(resp *http.Response, req *http.R
 			body = data
 		}
 	}
-	retryAfter, _ := retryAfterSeconds(resp)
-	return r.newUnstructuredResponseError(body, isTextResponse(resp), resp.StatusCode, req.Method, retryAfter)
+	return r.statusCodeError(resp, req, body)
 }
 
-// newUnstructuredResponseError returns the StatusError a response of
-// statusCode implies (NotFound for 404, Conflict for 409 and so on), with the
-// text of a textual body as its message.
-func (r *Request) newUnstructuredResponseError(body []byte, isText bool, statusCode int, method string, retryAfter int) error {
-	if len(body) > maxUnstructuredResponseTextBytes {
-		body = body[:maxUnstructuredResponseTextBytes]
+// statusCodeError returns the StatusError that resp's status code implies
+// (NotFound for 404, Conflict for 409 and so on) for the request's resource,
+// quoting a textual body as its message and carrying Retry-After.
+func (r *Request) statusCodeError(resp *http.Response, req *http.Request, body []byte) error {
+	retryAfter, _ := retryAfterSeconds(resp)
+	return apierrors.NewGenericServerResponse(resp.StatusCode, req.Method, r.errorGroupResource(),
+		r.resourceName, quotedBody(body, isTextResponse(resp)), retryAfter, true)
+}
+
+// errorGroupResource is the group and resource an error names: none when the
+// request was not built for a resource.
+func (r *Request) errorGroupResource() schema.GroupResource {
+	if r.resource == "" {
+		return schema.GroupResource{}
 	}
-	message := "unknown"
-	if isText {
-		message = strings.TrimSpace(string(body))
+	return schema.GroupResource{Group: r.contentConfig.GroupVersion.Group, Resource: r.resource}
+}
+
+// quotedBody is the message a status-code error quotes: the trimmed text of
+// at most maxUnstructuredResponseTextBytes of a textual body, "unknown" for
+// any other body.
+func quotedBody(body []byte, isText bool) string {
+	if !isText {
+		return "unknown"
 	}
-	var gr schema.GroupResource
-	if r.resource != "" {
-		gr = schema.GroupResource{Group: r.contentConfig.GroupVersion.Group, Resource: r.resource}
-	}
-	return apierrors.NewGenericServerResponse(statusCode, method, gr, r.resourceName, message, retryAfter, true)
+	return strings.TrimSpace(string(body[:min(len(body), maxUnstructuredResponseTextBytes)]))
 }
 
 // isTextResponse reports whether resp has a text/* media type or none.
