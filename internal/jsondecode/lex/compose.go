@@ -1,6 +1,7 @@
 package lex
 
 import (
+	"bytes"
 	"sync"
 
 	kjson "sigs.k8s.io/json"
@@ -120,7 +121,7 @@ func Map[K ~string, V any, M ~map[K]V](l *Lexer, m *M, dec func(*Lexer, *V) erro
 	if *m == nil {
 		n := 0
 		if sp := l.containerAt(l.pos); sp != nil {
-			n = sp.n
+			n = int(sp.n)
 		}
 		*m = make(M, n)
 	}
@@ -159,7 +160,7 @@ func StringMap[K ~string, V ~string, M ~map[K]V](l *Lexer, m *M) error {
 	if *m == nil {
 		n := 0
 		if sp := l.containerAt(l.pos); sp != nil {
-			n = sp.n
+			n = int(sp.n)
 		}
 		*m = make(M, n)
 	}
@@ -190,8 +191,16 @@ func Top[T any](data []byte, v *T, dec func(*Lexer, *T) error) error {
 	if v == nil {
 		return ErrMismatch
 	}
+	if len(data) > maxIndexed {
+		// Too long for a span's offsets: the lexer scans instead.
+		if err := Validate(data); err != nil {
+			return err
+		}
+		return dec(New(data, Default), v)
+	}
 	l := lexers.Get().(*Lexer)
 	defer l.release()
+	l.reserveSpans(data)
 	if err := validate(data, &l.spans); err != nil {
 		return err
 	}
@@ -199,12 +208,34 @@ func Top[T any](data []byte, v *T, dec func(*Lexer, *T) error) error {
 	return dec(l, v)
 }
 
+// minSpanBytes is the fewest document bytes Top expects per container
+// when sizing the index; Kubernetes objects have about 30.
+const minSpanBytes = 16
+
+// reserveSpans gives l.spans room for data's containers so that recording
+// them does not grow it step by step. Their number is at most the count of
+// opening brackets (brackets inside strings count too); the room is capped
+// at one span per minSpanBytes so that bracket-heavy strings do not
+// reserve more than the document's own size. Past the cap the index grows
+// by append.
+func (l *Lexer) reserveSpans(data []byte) {
+	n := min(bytes.Count(data, openBrace)+bytes.Count(data, openBracket), len(data)/minSpanBytes)
+	if cap(l.spans) < n {
+		l.spans = make([]span, 0, n)
+	}
+}
+
+var openBrace, openBracket = []byte{'{'}, []byte{'['}
+
 // lexers recycles lexers and their container records between documents.
 var lexers = sync.Pool{New: func() any { return &Lexer{spans: make([]span, 0, 64)} }}
 
+// maxPooledSpans bounds the index a pooled lexer keeps (1.5 MiB).
+const maxPooledSpans = 1 << 17
+
 // release returns l to the pool, dropping its reference to the document.
 func (l *Lexer) release() {
-	if cap(l.spans) > 1<<16 {
+	if cap(l.spans) > maxPooledSpans {
 		return // leave a huge document's records to the collector
 	}
 	l.data, l.pos, l.next, l.spans = nil, 0, 0, l.spans[:0]

@@ -35,7 +35,7 @@ func (l *Lexer) containerAt(pos int) *span {
 	if l.spans == nil {
 		return nil
 	}
-	for l.spans[l.next].start < pos {
+	for int(l.spans[l.next].start) < pos {
 		l.next++
 	}
 	return &l.spans[l.next]
@@ -150,7 +150,7 @@ func (l *Lexer) Skip() {
 		l.rawString()
 	case '{', '[':
 		if sp := l.containerAt(l.pos); sp != nil {
-			l.pos = sp.end
+			l.pos = int(sp.end)
 			return
 		}
 		depth := 0
@@ -202,7 +202,7 @@ func (l *Lexer) Raw() []byte {
 // the current position (after whitespace) without consuming it.
 func (l *Lexer) countElements() int {
 	if sp := l.containerAt(l.pos); sp != nil {
-		return sp.n
+		return int(sp.n)
 	}
 	save := l.pos
 	l.OpenArray()

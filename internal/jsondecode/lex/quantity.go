@@ -91,7 +91,7 @@ func QuantityMap[K ~string, M ~map[K]resource.Quantity](l *Lexer, m *M) error {
 	if *m == nil {
 		n := 0
 		if sp := l.containerAt(l.pos); sp != nil {
-			n = sp.n
+			n = int(sp.n)
 		}
 		*m = make(M, n)
 	}

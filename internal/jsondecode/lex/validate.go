@@ -1,6 +1,9 @@
 package lex
 
-import "errors"
+import (
+	"errors"
+	"math"
+)
 
 // ErrSyntax reports input that is not a single well-formed JSON value.
 var ErrSyntax = errors.New("jsondecode: invalid JSON")
@@ -39,17 +42,22 @@ type validator struct {
 }
 
 // span is one object or array of a validated document: where it starts
-// and ends (one past the closing bracket), and its member count.
+// and ends (one past the closing bracket), and its member count. The
+// fields are 32 bits wide, halving the index of a large list; Top records
+// no spans for documents longer than maxIndexed.
 type span struct {
-	start, end, n int
+	start, end, n int32
 }
+
+// maxIndexed is the longest document whose containers fit a span.
+const maxIndexed = math.MaxInt32
 
 // open records the container starting at v.pos and returns its index.
 func (v *validator) open() int {
 	if v.spans == nil {
 		return -1
 	}
-	*v.spans = append(*v.spans, span{start: v.pos})
+	*v.spans = append(*v.spans, span{start: int32(v.pos)})
 	return len(*v.spans) - 1
 }
 
@@ -57,7 +65,7 @@ func (v *validator) open() int {
 // v.pos and had n members.
 func (v *validator) close(i, n int) {
 	if i >= 0 {
-		(*v.spans)[i].end, (*v.spans)[i].n = v.pos, n
+		(*v.spans)[i].end, (*v.spans)[i].n = int32(v.pos), int32(n)
 	}
 }
 

@@ -2,6 +2,8 @@ package lex
 
 import (
 	"encoding/json"
+	"os"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -33,4 +35,49 @@ func FuzzValidate(f *testing.F) {
 			t.Fatalf("Validate(%q) valid = %v, encoding/json says %v", data, got, want)
 		}
 	})
+}
+
+// TestReserveSpans checks that the room reserveSpans makes holds a
+// document's index without growing when the document has no brackets in
+// its strings, stays within one span per minSpanBytes when it has many,
+// and never changes what validation records.
+func TestReserveSpans(t *testing.T) {
+	pod, err := os.ReadFile("../testdata/pod.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name       string
+		doc        string
+		growthFree bool
+	}{
+		{"pod", string(pod), true},
+		{"list", `{"items":[` + strings.Repeat(string(pod)+",", 20) + string(pod) + `]}`, true},
+		{"brackets in a string", `{"a":"` + strings.Repeat("{[", 4096) + `","b":[{},[]]}`, true},
+		{"dense containers", "[" + strings.Repeat("[],", 4096) + "{}]", false},
+		{"scalar", `"x"`, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			data := []byte(c.doc)
+			var want []span
+			if err := validate(data, &want); err != nil {
+				t.Fatal(err)
+			}
+			var l Lexer
+			l.reserveSpans(data)
+			reserved := cap(l.spans)
+			if reserved > len(data)/minSpanBytes {
+				t.Errorf("reserved %d spans for %d bytes, more than one per %d", reserved, len(data), minSpanBytes)
+			}
+			if err := validate(data, &l.spans); err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(l.spans, want) {
+				t.Errorf("spans recorded in reserved room differ from those recorded from nil")
+			}
+			if c.growthFree && cap(l.spans) != reserved {
+				t.Errorf("index grew from %d to %d spans; %d recorded", reserved, cap(l.spans), len(l.spans))
+			}
+		})
+	}
 }
