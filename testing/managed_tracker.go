@@ -142,11 +142,11 @@ func (t *managedFieldObjectTracker) Apply(gvr schema.GroupVersionResource, apply
 	return err
 }
 
-// kindFor maps gvr to the kind the scheme serves it as; ok is false when
-// the scheme does not know the resource, in which case writes go to the
-// plain tracker without field management. The mapping is rebuilt whenever
-// the scheme has gained types since it was built.
-func (t *managedFieldObjectTracker) kindFor(gvr schema.GroupVersionResource) (schema.GroupVersionKind, bool) {
+// kindFor maps gvr to the kind the scheme serves it as. A resource the
+// scheme does not know fails with the REST mapper's error, as every write
+// of client-go's field-managed tracker does. The mapping is rebuilt
+// whenever the scheme has gained types since it was built.
+func (t *managedFieldObjectTracker) kindFor(gvr schema.GroupVersionResource) (schema.GroupVersionKind, error) {
 	t.mapperMu.Lock()
 	defer t.mapperMu.Unlock()
 	known := len(t.scheme.AllKnownTypes())
@@ -154,8 +154,7 @@ func (t *managedFieldObjectTracker) kindFor(gvr schema.GroupVersionResource) (sc
 		t.mapper = testrestmapper.TestOnlyStaticRESTMapper(t.scheme)
 		t.mappedTypes = known
 	}
-	gvk, err := t.mapper.KindFor(gvr)
-	return gvk, err == nil
+	return t.mapper.KindFor(gvr)
 }
 
 // fieldManagerFor returns a field manager for gvk and subresource ("" or
@@ -192,8 +191,11 @@ func stampKind(obj runtime.Object, gvk schema.GroupVersionKind) {
 }
 
 func (t *managedFieldObjectTracker) trackCreate(gvr schema.GroupVersionResource, obj runtime.Object, ns string, opts metav1.CreateOptions) (runtime.Object, error) {
-	gvk, ok := t.kindFor(gvr)
-	if !ok || obj == nil {
+	gvk, err := t.kindFor(gvr)
+	if err != nil {
+		return nil, err
+	}
+	if obj == nil {
 		return t.base.trackCreate(gvr, obj, ns, opts)
 	}
 	mgr, err := t.fieldManagerFor(gvk, "")
@@ -241,8 +243,11 @@ func (t *managedFieldObjectTracker) trackUpdate(gvr schema.GroupVersionResource,
 	if subresource == "status" && !t.base.sem.splitsStatus() {
 		subresource = ""
 	}
-	gvk, ok := t.kindFor(gvr)
-	if !ok || obj == nil || (subresource != "" && subresource != "status") {
+	gvk, err := t.kindFor(gvr)
+	if err != nil {
+		return nil, err
+	}
+	if obj == nil || (subresource != "" && subresource != "status") {
 		return t.base.write(gvr, subresource, obj, ns, writeUpdate, opts)
 	}
 	objMeta, err := meta.Accessor(obj)
@@ -279,8 +284,11 @@ func (t *managedFieldObjectTracker) trackApply(gvr schema.GroupVersionResource, 
 	if subresource == "status" && !t.base.sem.splitsStatus() {
 		subresource = ""
 	}
-	gvk, ok := t.kindFor(gvr)
-	if !ok || (subresource != "" && subresource != "status") {
+	gvk, err := t.kindFor(gvr)
+	if err != nil {
+		return nil, err
+	}
+	if subresource != "" && subresource != "status" {
 		return t.base.applyMerge(gvr, subresource, cfg, ns, opts)
 	}
 	if opts.FieldManager == "" {

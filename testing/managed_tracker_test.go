@@ -67,15 +67,26 @@ func TestFieldManagedTrackerDirectUse(t *testing.T) {
 		t.Errorf("ownership of data.a: maker %s, applier %s", owned["maker"], owned["applier"])
 	}
 
-	// Resources the scheme does not know are stored without field management.
+	// A resource the scheme does not know cannot be written, as with
+	// client-go's field-managed tracker: the REST mapper's error.
 	widgets := schema.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "widgets"}
 	w := &unstructured.Unstructured{}
 	w.SetAPIVersion("example.com/v1")
 	w.SetKind("Widget")
 	w.SetName("w")
-	must(t, tr.Create(widgets, w, ""))
-	if _, err := tr.Get(widgets, "", "w"); err != nil {
-		t.Errorf("unknown resource not stored: %v", err)
+	writes := map[string]func() error{
+		"create": func() error { return tr.Create(widgets, w, "") },
+		"update": func() error { return tr.Update(widgets, w, "") },
+		"patch":  func() error { return tr.Patch(widgets, w, "") },
+		"apply":  func() error { return tr.Apply(widgets, w, "", metav1.PatchOptions{FieldManager: "m"}) },
+	}
+	for name, write := range writes {
+		if err := write(); !meta.IsNoMatchError(err) {
+			t.Errorf("%s of an unknown resource: %v, want a no-match error", name, err)
+		}
+	}
+	if _, err := tr.Get(widgets, "", "w"); !apierrors.IsNotFound(err) {
+		t.Errorf("unknown resource stored: %v", err)
 	}
 }
 
