@@ -105,18 +105,19 @@ func Slice[T any, S ~[]T](l *Lexer, s *S, dec func(*Lexer, *T) error) error {
 	return nil
 }
 
-// Map decodes an object into *m as the reference does: a nil map is made,
-// existing entries stay, and every member is decoded into a fresh zero
-// value that then replaces the entry. Keys are interned. null gives nil.
-func Map[K ~string, V any, M ~map[K]V](l *Lexer, m *M, dec func(*Lexer, *V) error) error {
+// openMap starts decoding a map value into *m: null sets *m to nil and an
+// object is entered, making *m (sized from the container index) when it is
+// nil. done is true when there is nothing more to decode: after null, or
+// with ErrMismatch for any other value.
+func openMap[K comparable, V any, M ~map[K]V](l *Lexer, m *M) (done bool, err error) {
 	switch l.Next() {
 	case '{':
 	case 'n':
 		l.SkipNull()
 		*m = nil
-		return nil
+		return true, nil
 	default:
-		return ErrMismatch
+		return true, ErrMismatch
 	}
 	if *m == nil {
 		n := 0
@@ -125,8 +126,18 @@ func Map[K ~string, V any, M ~map[K]V](l *Lexer, m *M, dec func(*Lexer, *V) erro
 		}
 		*m = make(M, n)
 	}
-	mm := *m
 	l.OpenObject()
+	return false, nil
+}
+
+// Map decodes an object into *m as the reference does: a nil map is made,
+// existing entries stay, and every member is decoded into a fresh zero
+// value that then replaces the entry. Keys are interned. null gives nil.
+func Map[K ~string, V any, M ~map[K]V](l *Lexer, m *M, dec func(*Lexer, *V) error) error {
+	if done, err := openMap(l, m); done {
+		return err
+	}
+	mm := *m
 	// One element buffer per map: dec is a function value, so what it
 	// is handed escapes.
 	e := new(V)
@@ -148,24 +159,10 @@ func Map[K ~string, V any, M ~map[K]V](l *Lexer, m *M, dec func(*Lexer, *V) erro
 // StringMap is Map for string values (labels, annotations, selectors),
 // interning keys and values, without a per-map element buffer.
 func StringMap[K ~string, V ~string, M ~map[K]V](l *Lexer, m *M) error {
-	switch l.Next() {
-	case '{':
-	case 'n':
-		l.SkipNull()
-		*m = nil
-		return nil
-	default:
-		return ErrMismatch
-	}
-	if *m == nil {
-		n := 0
-		if sp := l.containerAt(l.pos); sp != nil {
-			n = int(sp.n)
-		}
-		*m = make(M, n)
+	if done, err := openMap(l, m); done {
+		return err
 	}
 	mm := *m
-	l.OpenObject()
 	for {
 		key, ok := l.Key()
 		if !ok {

@@ -79,24 +79,10 @@ func int64Backed(q resource.Quantity) bool {
 // QuantityMap is Map for quantity values (resource lists): the element
 // decodes in a local value instead of an escaping buffer.
 func QuantityMap[K ~string, M ~map[K]resource.Quantity](l *Lexer, m *M) error {
-	switch l.Next() {
-	case '{':
-	case 'n':
-		l.SkipNull()
-		*m = nil
-		return nil
-	default:
-		return ErrMismatch
-	}
-	if *m == nil {
-		n := 0
-		if sp := l.containerAt(l.pos); sp != nil {
-			n = int(sp.n)
-		}
-		*m = make(M, n)
+	if done, err := openMap(l, m); done {
+		return err
 	}
 	mm := *m
-	l.OpenObject()
 	for {
 		key, ok := l.Key()
 		if !ok {
