@@ -18,7 +18,7 @@ import (
 // two objects may then hold the same byte slice or map.
 type Sharer struct {
 	// Strings interns strings. It must not be nil.
-	Strings *Table[string]
+	Strings *Strings
 	// Boxed interns strings held in interfaces (the values of
 	// unstructured objects), so that a shared string costs no new box.
 	// It must not be nil.
@@ -51,7 +51,7 @@ var sharedStrings = NewStrings(stringSlots, maxStringLen)
 // SharedStrings returns the process-wide string table, which every Sharer
 // from NewSharer uses. A decoder that interns strings as it reads them
 // should use it too: the cache then finds those strings interned already.
-func SharedStrings() *Table[string] { return sharedStrings }
+func SharedStrings() *Strings { return sharedStrings }
 
 // NewSharer returns a Sharer with the process-wide string table and other
 // tables of the default sizes; shareAll adds the tables for byte slices

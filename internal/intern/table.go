@@ -8,7 +8,8 @@ import (
 
 // Table interns values of type T. Each value hashes to a set of two slots;
 // a hit returns the copy held there, a miss stores the argument in one of
-// the two and returns it. Build one with NewStrings, NewBytes or NewTable.
+// the two and returns it. Build one with NewBytes or NewTable
+// (NewStrings builds the string table, which has a lookup by bytes too).
 type Table[T any] struct {
 	slots []atomic.Pointer[T]
 	mask  uint64
@@ -27,18 +28,6 @@ func NewTable[T any](slots int, hash func(v T) (uint64, bool), equal func(a, b T
 		n <<= 1
 	}
 	return &Table[T]{slots: make([]atomic.Pointer[T], n), mask: uint64(n - 1), hash: hash, equal: equal}
-}
-
-// NewStrings returns a table of about slots non-empty strings of at most
-// maxLen bytes each.
-func NewStrings(slots, maxLen int) *Table[string] {
-	seed := maphash.MakeSeed()
-	return NewTable(slots, func(s string) (uint64, bool) {
-		if len(s) == 0 || len(s) > maxLen {
-			return 0, false
-		}
-		return maphash.String(seed, s), true
-	}, func(a, b string) bool { return a == b })
 }
 
 // NewBytes returns a table of about slots non-empty byte slices of at most

@@ -147,7 +147,7 @@ func Map[K ~string, V any, M ~map[K]V](l *Lexer, m *M, dec func(*Lexer, *V) erro
 		if !ok {
 			return nil
 		}
-		k := K(l.Interner.String(key))
+		k := K(l.Interner.FromBytes(key))
 		*e = zero
 		if err := dec(l, e); err != nil {
 			return err
@@ -168,10 +168,10 @@ func StringMap[K ~string, V ~string, M ~map[K]V](l *Lexer, m *M) error {
 		if !ok {
 			return nil
 		}
-		k := K(l.Interner.String(key))
+		k := K(l.Interner.FromBytes(key))
 		switch l.Next() {
 		case '"':
-			mm[k] = V(l.Interner.String(l.str()))
+			mm[k] = V(l.Interner.FromBytes(l.str()))
 		case 'n':
 			// A fresh zero value, as the reference stores for null.
 			l.SkipNull()

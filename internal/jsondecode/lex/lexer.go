@@ -3,6 +3,8 @@ package lex
 import (
 	"errors"
 	"unicode/utf8"
+
+	"github.com/kubeclient/client-go/internal/intern"
 )
 
 // ErrMismatch reports a JSON value that the Go type cannot take in the way
@@ -20,7 +22,7 @@ type Lexer struct {
 	// scratch holds an unescaped object key until the next key is read.
 	scratch []byte
 	// Interner, when set, shares the strings the decoders intern.
-	Interner *Interner
+	Interner *intern.Strings
 	// spans are the document's containers as validation recorded them;
 	// next is the first one not behind pos. Reads only move forward, so
 	// finding a container's record is amortized constant time. A lexer
@@ -42,7 +44,7 @@ func (l *Lexer) containerAt(pos int) *span {
 }
 
 // New returns a lexer over data, which must have passed Validate.
-func New(data []byte, in *Interner) *Lexer {
+func New(data []byte, in *intern.Strings) *Lexer {
 	return &Lexer{data: data, Interner: in}
 }
 

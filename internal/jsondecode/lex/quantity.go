@@ -30,7 +30,7 @@ func Quantity(l *Lexer, v *resource.Quantity) error {
 	return nil
 }
 
-// quantityCache is a direct-mapped table like Interner's, of parsed
+// quantityCache is a direct-mapped table, like package intern's, of parsed
 // quantities by the raw JSON value they came from.
 type quantityCache struct {
 	seed  maphash.Seed
@@ -88,7 +88,7 @@ func QuantityMap[K ~string, M ~map[K]resource.Quantity](l *Lexer, m *M) error {
 		if !ok {
 			return nil
 		}
-		k := K(l.Interner.String(key))
+		k := K(l.Interner.FromBytes(key))
 		var q resource.Quantity
 		if err := Quantity(l, &q); err != nil {
 			return err

@@ -38,7 +38,7 @@ func (l *Lexer) number() []byte {
 func String[S ~string](l *Lexer, v *S) error {
 	switch l.Next() {
 	case '"':
-		*v = S(l.Interner.String(l.str()))
+		*v = S(l.Interner.FromBytes(l.str()))
 		return nil
 	case 'n':
 		l.SkipNull()

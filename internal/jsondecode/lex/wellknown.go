@@ -47,7 +47,7 @@ func parseTime(l *Lexer, v *time.Time, layout string) error {
 func IntOrString(l *Lexer, v *intstr.IntOrString) error {
 	if l.Next() == '"' {
 		v.Type = intstr.String
-		v.StrVal = l.Interner.String(l.str())
+		v.StrVal = l.Interner.FromBytes(l.str())
 		return nil
 	}
 	v.Type = intstr.Int
