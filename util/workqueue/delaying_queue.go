@@ -1,5 +1,12 @@
 package workqueue
 
+// Concurrency of the delaying queue. Every method may be called from any
+// goroutine. delayingQueue.mu guards the heap of waiting items and the
+// stopped flag; due items go into the underlying queue with mu held, so
+// they keep their ready order. The queue owns one goroutine, run, which
+// sleeps until the earliest ready time (or a wake from AddAfter) and moves
+// due items; ShutDown and ShutDownWithDrain stop it and wait for it.
+
 import (
 	"math"
 	"sync"

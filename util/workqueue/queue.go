@@ -1,5 +1,15 @@
 package workqueue
 
+// Concurrency of Typed. Every method may be called from any goroutine.
+// One mutex, Typed.mu, guards all of a queue's state: the ledger of known
+// items, the FIFO ring (or the custom Queue, which is only ever called with
+// mu held), the counters and the shutdown flags. Item hashes are computed
+// before mu is taken, to keep the critical sections short. Get parks on
+// Typed.cond (L is &mu); Add and Done signal it after unlocking, and only
+// when a Get is parked. The queue owns one goroutine, and only when it
+// reports metrics: publishMetrics, which ShutDown and ShutDownWithDrain
+// stop and wait for.
+
 import (
 	"sync"
 	"time"
