@@ -89,16 +89,16 @@ func SetBoolPtr[T ~bool](r *Reader, typ int, v **T) error {
 	return nil
 }
 
-// SetBytes copies a bytes field into v, reusing its storage, and leaves
-// an empty value non-nil, as the reference does.
+// SetBytes copies a bytes field into a new slice of exactly its length
+// (the copy is not cleared first); an empty value is non-nil, as in the
+// reference.
 func SetBytes[T ~[]byte](r *Reader, typ int, v *T) error {
 	b, err := r.Bytes(typ)
 	if err != nil {
 		return err
 	}
-	*v = append((*v)[:0], b...)
-	if *v == nil {
-		*v = T{}
-	}
+	c := make(T, len(b))
+	copy(c, b)
+	*v = c
 	return nil
 }
