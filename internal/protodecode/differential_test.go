@@ -46,6 +46,9 @@ func ours(t testing.TB, data []byte, obj message) error {
 func rounds(short int) int {
 	v := os.Getenv("KUBECLIENT_FUZZ_LONG")
 	if v == "" {
+		if raceDetector {
+			return (short + 3) / 4
+		}
 		return short
 	}
 	if n, err := strconv.Atoi(v); err == nil && n > 1 {

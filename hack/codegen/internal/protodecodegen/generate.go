@@ -2,7 +2,6 @@ package protodecodegen
 
 import (
 	"fmt"
-	"os"
 	"path"
 	"sort"
 	"strings"
@@ -166,9 +165,6 @@ func (g *generator) messageDecoder(t *model.Type) {
 		intern := !uniqueStrings[t.Package.Path+"."+t.Name+"."+fld.Name]
 		call, ok := g.call(fld.Type, tag, "&v."+fld.Name, intern)
 		if !ok {
-			if os.Getenv("PROTODECODEGEN_DEBUG") != "" {
-				fmt.Fprintf(os.Stderr, "protodecode: %s.%s.%s not modelled\n", t.Package.Path, t.Name, fld.Name)
-			}
 			modelled = false
 			break
 		}
