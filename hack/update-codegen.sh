@@ -14,4 +14,5 @@ go run ./hack/codegen \
   -inputs-file hack/codegen/kubernetes-inputs.txt \
   -apply-only-inputs k8s.io/api/imagepolicy/v1alpha1,k8s.io/apimachinery/pkg/apis/meta/v1 \
   -jsondecode "$(grep -v '^#' hack/codegen/jsondecode-roots.txt | paste -sd, -)" \
+  -protodecode "$(grep -v '^#' hack/codegen/jsondecode-roots.txt | paste -sd, -)" \
   -clean

@@ -8,7 +8,7 @@ trap 'rm -rf "$tmp"' EXIT
 cd "$root"
 # Trees the generator writes. Hand-written files in them are copied along so
 # that the generator sees the same expansions as in the checkout.
-dirs=(kubernetes applyconfigurations listers informers internal/jsondecode)
+dirs=(kubernetes applyconfigurations listers informers internal/jsondecode internal/protodecode)
 for d in "${dirs[@]}"; do
   if [ -d "$d" ]; then
     mkdir -p "$(dirname "$tmp/$d")"

@@ -42,6 +42,7 @@ import (
 	"github.com/kubeclient/client-go/hack/codegen/internal/layout"
 	"github.com/kubeclient/client-go/hack/codegen/internal/listergen"
 	"github.com/kubeclient/client-go/hack/codegen/internal/model"
+	"github.com/kubeclient/client-go/hack/codegen/internal/protodecodegen"
 )
 
 func main() {
@@ -64,6 +65,8 @@ func main() {
 		deepcopy    = flag.Bool("deepcopy", false, "also write zz_generated.deepcopy.go into input packages tagged +k8s:deepcopy-gen=package")
 		jsonRoots   = flag.String("jsondecode", "", "comma-separated API packages or importpath.Type roots to write reflection-free JSON decoders for, into -jsondecode-package")
 		jsonPackage = flag.String("jsondecode-package", "internal/jsondecode", "package, relative to -module, receiving the JSON decoders; it must be able to import <runtime>/internal/jsondecode/lex")
+		protoRoots  = flag.String("protodecode", "", "comma-separated API packages or importpath.Type roots to write reflection-free protobuf decoders for, into -protodecode-package")
+		protoPkg    = flag.String("protodecode-package", "internal/protodecode", "package, relative to -module, receiving the protobuf decoders; it must be able to import <runtime>/internal/protodecode/wire")
 	)
 	flag.Parse()
 	pkgs := splitList(*inputs)
@@ -129,6 +132,12 @@ func main() {
 	if roots := splitList(*jsonRoots); len(roots) > 0 {
 		opts := jsondecodegen.Options{Roots: roots, Package: *jsonPackage, RuntimePath: *runtimePath + "/internal/jsondecode/lex"}
 		if err := jsondecodegen.Generate(u, l, out, opts); err != nil {
+			fail(err)
+		}
+	}
+	if roots := splitList(*protoRoots); len(roots) > 0 {
+		opts := protodecodegen.Options{Roots: roots, Package: *protoPkg, RuntimePath: *runtimePath + "/internal/protodecode/wire"}
+		if err := protodecodegen.Generate(u, l, out, opts); err != nil {
 			fail(err)
 		}
 	}

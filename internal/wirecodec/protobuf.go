@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"io"
 
+	"github.com/kubeclient/client-go/internal/protodecode"
+
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 )
@@ -94,8 +96,15 @@ func (s *ProtobufSerializer) decodeFast(data []byte, defaults *schema.GroupVersi
 		return nil, nil, false
 	}
 	target.Reset()
-	if err := target.Unmarshal(env.raw); err != nil {
-		return nil, nil, false
+	if handled, err := protodecode.Into(env.raw, obj); !handled || err != nil {
+		// No generated decoder, or input it leaves to the reference:
+		// the type's own Unmarshal on a reset object, as the reference.
+		if handled {
+			target.Reset()
+		}
+		if err := target.Unmarshal(env.raw); err != nil {
+			return nil, nil, false
+		}
 	}
 	obj.GetObjectKind().SetGroupVersionKind(actual)
 	return obj, &actual, true

@@ -1,6 +1,7 @@
 package watch
 
 import (
+	"bytes"
 	"fmt"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -9,12 +10,18 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 )
 
+// protobufPrefix starts every Kubernetes protobuf object ("k8s\x00").
+var protobufPrefix = []byte{0x6b, 0x38, 0x73, 0x00}
+
 // Decoder reads watch events from a stream of metav1.WatchEvent frames. The
 // frames are decoded by a streaming decoder, the object inside each event by
 // the embedded decoder. It implements watch.Decoder.
 type Decoder struct {
 	decoder         streaming.Decoder
 	embeddedDecoder runtime.Decoder
+	// raw is the storage of the last protobuf frame's object bytes, which
+	// the next frame may be decoded into; see Decode.
+	raw []byte
 }
 
 var _ watch.Decoder = &Decoder{}
@@ -34,13 +41,22 @@ func NewDecoder(decoder streaming.Decoder, embeddedDecoder runtime.Decoder) *Dec
 // watch.StreamWatcher turns into a watch.Error event rather than a silent
 // end.
 func (d *Decoder) Decode() (watch.EventType, runtime.Object, error) {
-	var frame metav1.WatchEvent
+	// The frame decoder may copy the object's bytes into the storage the
+	// event brings (the protobuf one of internal/wirecodec does); the
+	// decoded objects never alias them.
+	frame := metav1.WatchEvent{Object: runtime.RawExtension{Raw: d.raw[:0]}}
+	d.raw = nil
 	got, _, err := d.decoder.Decode(nil, &frame)
 	if err != nil {
 		return "", nil, err
 	}
 	if got != &frame {
 		return "", nil, fmt.Errorf("unable to decode to metav1.WatchEvent")
+	}
+	raw := frame.Object.Raw
+	if len(raw) == 0 {
+		// As from a new event: no bytes is nil bytes.
+		raw = nil
 	}
 
 	eventType := watch.EventType(frame.Type)
@@ -50,9 +66,16 @@ func (d *Decoder) Decode() (watch.EventType, runtime.Object, error) {
 		return "", nil, fmt.Errorf("got invalid watch event type: %v", frame.Type)
 	}
 
-	obj, err := runtime.Decode(d.embeddedDecoder, frame.Object.Raw)
+	obj, err := runtime.Decode(d.embeddedDecoder, raw)
 	if err != nil {
 		return "", nil, fmt.Errorf("unable to decode watch event: %v", err)
+	}
+	if bytes.HasPrefix(raw, protobufPrefix) {
+		// Protobuf objects are decoded into fresh memory (strings and
+		// bytes copied), so the storage can serve the next frame. Other
+		// formats get new storage each frame: their decoders may keep
+		// the bytes (runtime.Unknown).
+		d.raw = raw
 	}
 	return eventType, obj, nil
 }

@@ -1,0 +1,192 @@
+package protodecodegen
+
+import (
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/kubeclient/client-go/hack/codegen/internal/gofile"
+	"github.com/kubeclient/client-go/hack/codegen/internal/layout"
+	"github.com/kubeclient/client-go/hack/codegen/internal/model"
+)
+
+// Options selects what Generate writes.
+type Options struct {
+	// Roots are API packages (every type with DeepCopyObject and an
+	// Unmarshal method becomes a root object) or single types written as
+	// importpath.TypeName.
+	Roots []string
+	// Package is the output package relative to the layout's module
+	// (internal/protodecode). It must be able to import RuntimePath.
+	Package string
+	// RuntimePath is the import path of the wire runtime.
+	RuntimePath string
+}
+
+// Generate writes one file per API package holding the decoders of its
+// reachable message types, and zz_generated.objects.go with the root
+// object switch.
+func Generate(u *model.Universe, l layout.Layout, out *gofile.Output, opts Options) error {
+	g := &generator{u: u, opts: opts, queued: map[*model.Type]bool{}, files: map[string]*gofile.File{}}
+	roots, err := g.roots()
+	if err != nil {
+		return err
+	}
+	for _, t := range roots {
+		g.enqueue(t)
+	}
+	for len(g.queue) > 0 {
+		t := g.queue[0]
+		g.queue = g.queue[1:]
+		g.messageDecoder(t)
+	}
+	obj := gofile.New(path.Base(opts.Package))
+	g.objectSwitch(obj, roots)
+	if err := out.Add(opts.Package, "zz_generated.objects.go", obj); err != nil {
+		return err
+	}
+	paths := make([]string, 0, len(g.files))
+	for p := range g.files {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		if err := out.Add(opts.Package, "zz_generated."+ident(p)+".go", g.files[p]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+type generator struct {
+	u      *model.Universe
+	opts   Options
+	queue  []*model.Type
+	queued map[*model.Type]bool
+	// files holds the output file of each API package by import path.
+	files map[string]*gofile.File
+	// f is the file being written.
+	f *gofile.File
+}
+
+func (g *generator) roots() ([]*model.Type, error) {
+	var out []*model.Type
+	for _, r := range g.opts.Roots {
+		pkgPath, typeName := r, ""
+		if i := strings.LastIndex(r, "."); i > strings.LastIndex(r, "/") {
+			pkgPath, typeName = r[:i], r[i+1:]
+		}
+		p := g.u.Packages[pkgPath]
+		if p == nil {
+			return nil, fmt.Errorf("protodecode: package %s was not loaded (add it to the inputs)", pkgPath)
+		}
+		if typeName != "" {
+			t := p.Types[typeName]
+			if t == nil || t.Kind != model.KindStruct {
+				return nil, fmt.Errorf("protodecode: %s is not a struct type", r)
+			}
+			if t.Methods["Unmarshal"] {
+				out = append(out, t)
+			}
+			continue
+		}
+		for _, t := range p.SortedTypes() {
+			if t.Kind == model.KindStruct && !t.Alias && t.Methods["DeepCopyObject"] && t.Methods["Unmarshal"] {
+				out = append(out, t)
+			}
+		}
+	}
+	return out, nil
+}
+
+func (g *generator) enqueue(t *model.Type) {
+	if !g.queued[t] {
+		g.queued[t] = true
+		g.queue = append(g.queue, t)
+	}
+}
+
+// ident is the identifier part for a package: corev1, metav1, resource.
+func ident(pkgPath string) string {
+	base := path.Base(pkgPath)
+	if len(base) > 1 && base[0] == 'v' && base[1] >= '0' && base[1] <= '9' {
+		base = path.Base(path.Dir(pkgPath)) + base
+	}
+	return strings.NewReplacer("-", "", ".", "", "_", "").Replace(base)
+}
+
+func funcName(t *model.Type) string {
+	id := ident(t.Package.Path)
+	return "decode" + strings.ToUpper(id[:1]) + id[1:] + t.Name
+}
+
+func (g *generator) fileFor(t *model.Type) *gofile.File {
+	f := g.files[t.Package.Path]
+	if f == nil {
+		f = gofile.New(path.Base(g.opts.Package))
+		g.files[t.Package.Path] = f
+	}
+	return f
+}
+
+func (g *generator) objectSwitch(f *gofile.File, roots []*model.Type) {
+	g.f = f
+	rt := f.Import("k8s.io/apimachinery/pkg/runtime")
+	f.Printf("// decodeObject decodes data into obj, which the caller has reset, when\n// obj's type has a generated decoder, reporting whether it has.\n")
+	f.Printf("func decodeObject(data []byte, obj %s.Object) (bool, error) {\n\tswitch o := obj.(type) {\n", rt)
+	for _, t := range roots {
+		f.Printf("\tcase *%s:\n\t\treturn true, %s(data, o)\n", g.typeName(t), funcName(t))
+	}
+	f.Printf("\t}\n\treturn false, nil\n}\n\n")
+	f.Printf("// generatedTypes returns a new value of every type decodeObject handles.\n")
+	f.Printf("func generatedTypes() []%s.Object {\n\treturn []%s.Object{\n", rt, rt)
+	for _, t := range roots {
+		f.Printf("\t\t&%s{},\n", g.typeName(t))
+	}
+	f.Printf("\t}\n}\n")
+}
+
+func (g *generator) typeName(t *model.Type) string {
+	return g.f.Qualify("", t.Package.Path, t.Name)
+}
+
+// messageDecoder writes the decode function of message t.
+func (g *generator) messageDecoder(t *model.Type) {
+	g.f = g.fileFor(t)
+	f := g.f
+	var cases []string
+	modelled := true
+	for _, fld := range t.Fields {
+		tag, ok := parseTag(fld.Tag)
+		if !ok {
+			continue
+		}
+		intern := !uniqueStrings[t.Package.Path+"."+t.Name+"."+fld.Name]
+		call, ok := g.call(fld.Type, tag, "&v."+fld.Name, intern)
+		if !ok {
+			modelled = false
+			break
+		}
+		cases = append(cases, fmt.Sprintf("\t\tcase %d:\n\t\t\terr = %s\n", tag.num, call))
+	}
+	f.Printf("func %s(b []byte, v *%s) error {\n", funcName(t), g.typeName(t))
+	if !modelled {
+		// A field the generator does not model: the message decodes
+		// itself, as the reference decodes a nested message.
+		f.Printf("\treturn v.Unmarshal(b)\n}\n\n")
+		return
+	}
+	wire := f.Import(g.opts.RuntimePath)
+	if len(cases) == 0 {
+		f.Printf("\tr := %s.NewReader(b)\n\tfor r.More() {\n\t\tif _, _, err := r.Key(); err != nil {\n\t\t\treturn err\n\t\t}\n", wire)
+		f.Printf("\t\tif err := r.Skip(); err != nil {\n\t\t\treturn err\n\t\t}\n\t}\n\treturn nil\n}\n\n")
+		return
+	}
+	f.Printf("\tr := %s.NewReader(b)\n\tfor r.More() {\n\t\tnum, typ, err := r.Key()\n\t\tif err != nil {\n\t\t\treturn err\n\t\t}\n", wire)
+	f.Printf("\t\tswitch num {\n")
+	for _, c := range cases {
+		f.Printf("%s", c)
+	}
+	f.Printf("\t\tdefault:\n\t\t\terr = r.Skip()\n\t\t}\n\t\tif err != nil {\n\t\t\treturn err\n\t\t}\n\t}\n\treturn nil\n}\n\n")
+}

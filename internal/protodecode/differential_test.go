@@ -1,0 +1,161 @@
+package protodecode
+
+import (
+	"fmt"
+	"math/rand"
+	"os"
+	"reflect"
+	"strconv"
+	"testing"
+
+	"k8s.io/apimachinery/pkg/runtime"
+)
+
+// message is what the generated k8s.io/api types implement.
+type message interface {
+	runtime.Object
+	Reset()
+	Marshal() ([]byte, error)
+	Unmarshal([]byte) error
+}
+
+// reference decodes data as apimachinery's protobuf serializer does: reset,
+// then the type's own Unmarshal.
+func reference(data []byte, obj message) error {
+	obj.Reset()
+	return obj.Unmarshal(data)
+}
+
+// ours decodes data as internal/wirecodec does: reset, Into, and on error
+// reset and the type's own Unmarshal.
+func ours(t testing.TB, data []byte, obj message) error {
+	obj.Reset()
+	handled, err := Into(data, obj)
+	if !handled {
+		t.Fatalf("%T: no generated decoder", obj)
+	}
+	if err == nil {
+		return nil
+	}
+	obj.Reset()
+	return obj.Unmarshal(data)
+}
+
+// rounds is the number of random objects per type: more with
+// KUBECLIENT_FUZZ_LONG=1 or a count.
+func rounds(short int) int {
+	v := os.Getenv("KUBECLIENT_FUZZ_LONG")
+	if v == "" {
+		if raceDetector {
+			return (short + 3) / 4
+		}
+		return short
+	}
+	if n, err := strconv.Atoi(v); err == nil && n > 1 {
+		return n
+	}
+	return short * 50
+}
+
+// compare decodes data with both decoders, into fresh and into populated
+// objects, and fails unless objects and errors are identical.
+func compare(t testing.TB, data []byte, typ reflect.Type, populated message, what string) {
+	t.Helper()
+	want := reflect.New(typ).Interface().(message)
+	wantErr := reference(data, want)
+	for i, got := range []message{reflect.New(typ).Interface().(message), populated} {
+		gotErr := ours(t, data, got)
+		if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
+			t.Fatalf("%s %v (into %d): error %v, reference %v", what, typ, i, gotErr, wantErr)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s %v (into %d): objects differ\n%s", what, typ, i, diff(want, got))
+		}
+	}
+}
+
+// diff names the first differing field path.
+func diff(a, b any) string {
+	var walk func(x, y reflect.Value, path string) string
+	walk = func(x, y reflect.Value, path string) string {
+		if reflect.DeepEqual(x.Interface(), y.Interface()) {
+			return ""
+		}
+		switch x.Kind() {
+		case reflect.Pointer:
+			if x.IsNil() || y.IsNil() {
+				return path + fmt.Sprintf(": %v vs %v", x.IsNil(), y.IsNil())
+			}
+			return walk(x.Elem(), y.Elem(), path)
+		case reflect.Struct:
+			for i := 0; i < x.NumField(); i++ {
+				if !x.Type().Field(i).IsExported() {
+					continue
+				}
+				if d := walk(x.Field(i), y.Field(i), path+"."+x.Type().Field(i).Name); d != "" {
+					return d
+				}
+			}
+		case reflect.Slice:
+			if x.Len() == y.Len() && !x.IsNil() && !y.IsNil() {
+				for i := 0; i < x.Len(); i++ {
+					if d := walk(x.Index(i), y.Index(i), fmt.Sprintf("%s[%d]", path, i)); d != "" {
+						return d
+					}
+				}
+			}
+		}
+		return fmt.Sprintf("%s: %#v\nvs %#v", path, x.Interface(), y.Interface())
+	}
+	return walk(reflect.ValueOf(a), reflect.ValueOf(b), "")
+}
+
+func TestDifferentialRandom(t *testing.T) {
+	n := rounds(20)
+	for ti, proto := range generatedTypes() {
+		typ := reflect.TypeOf(proto).Elem()
+		t.Run(typ.String(), func(t *testing.T) {
+			for i := 0; i < n; i++ {
+				f := newFiller(int64(ti*100003 + i))
+				src := reflect.New(typ).Interface().(message)
+				f.Fill(src)
+				data, err := src.Marshal()
+				if err != nil {
+					t.Fatal(err)
+				}
+				// Valid input must not need the fallback.
+				direct := reflect.New(typ).Interface().(message)
+				if _, err := Into(data, direct); err != nil {
+					t.Fatalf("Into on a valid %v: %v", typ, err)
+				}
+				populated := reflect.New(typ).Interface().(message)
+				f.Fill(populated)
+				compare(t, data, typ, populated, "random")
+			}
+		})
+	}
+}
+
+func TestDifferentialCorrupted(t *testing.T) {
+	n := rounds(10)
+	for ti, proto := range generatedTypes() {
+		typ := reflect.TypeOf(proto).Elem()
+		t.Run(typ.String(), func(t *testing.T) {
+			r := rand.New(rand.NewSource(int64(ti)))
+			for i := 0; i < n; i++ {
+				f := newFiller(int64(ti*7919 + i))
+				src := reflect.New(typ).Interface().(message)
+				f.Fill(src)
+				data, err := src.Marshal()
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, m := range mutations(r, data) {
+					populated := reflect.New(typ).Interface().(message)
+					f.Fill(populated)
+					compare(t, m, typ, populated, "mutated")
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package protodecode
+
+const raceDetector = false

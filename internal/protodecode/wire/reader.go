@@ -1,0 +1,181 @@
+package wire
+
+import "errors"
+
+// ErrFallback reports input the generated decoders do not decode; the
+// caller decodes it again with the reference.
+var ErrFallback = errors.New("protodecode: input left to the reference decoder")
+
+// Wire types.
+const (
+	wireVarint     = 0
+	wireFixed64    = 1
+	wireBytes      = 2
+	wireStartGroup = 3
+	wireEndGroup   = 4
+	wireFixed32    = 5
+)
+
+// Reader reads the fields of one message. The zero value reads nothing;
+// NewReader starts one at the beginning of a message.
+type Reader struct {
+	b []byte
+	i int
+	// key is the offset of the last key read.
+	key int
+}
+
+// NewReader returns a Reader over message b.
+func NewReader(b []byte) Reader { return Reader{b: b} }
+
+// More reports whether fields are left.
+func (r *Reader) More() bool { return r.i < len(r.b) }
+
+// varint reads a base-128 varint of at most ten bytes; the bits past the
+// 64th are dropped as the reference drops them.
+func (r *Reader) varint() (uint64, error) {
+	var v uint64
+	for shift := uint(0); shift < 64; shift += 7 {
+		if r.i >= len(r.b) {
+			return 0, ErrFallback
+		}
+		c := r.b[r.i]
+		r.i++
+		v |= uint64(c&0x7f) << shift
+		if c < 0x80 {
+			return v, nil
+		}
+	}
+	return 0, ErrFallback
+}
+
+// Key reads a field key and returns its field number, truncated to int32
+// as the reference truncates it, and its wire type. End-group keys and
+// field numbers below one fail.
+func (r *Reader) Key() (num int32, typ int, err error) {
+	r.key = r.i
+	k, err := r.varint()
+	if err != nil {
+		return 0, 0, err
+	}
+	num, typ = int32(k>>3), int(k&7)
+	if typ == wireEndGroup || num <= 0 {
+		return 0, 0, ErrFallback
+	}
+	return num, typ, nil
+}
+
+// length reads a length prefix and returns the end offset of the value.
+func (r *Reader) length() (int, error) {
+	n, err := r.varint()
+	if err != nil {
+		return 0, err
+	}
+	if n > uint64(len(r.b)-r.i) {
+		return 0, ErrFallback
+	}
+	return r.i + int(n), nil
+}
+
+// Varint reads the value of a varint field.
+func (r *Reader) Varint(typ int) (uint64, error) {
+	if typ != wireVarint {
+		return 0, ErrFallback
+	}
+	return r.varint()
+}
+
+// Bytes reads the value of a length-delimited field. The result aliases
+// the message.
+func (r *Reader) Bytes(typ int) ([]byte, error) {
+	if typ != wireBytes {
+		return nil, ErrFallback
+	}
+	end, err := r.length()
+	if err != nil {
+		return nil, err
+	}
+	v := r.b[r.i:end:end]
+	r.i = end
+	return v, nil
+}
+
+// Skip skips the field whose key was read last, groups included, as the
+// reference skips unknown fields.
+func (r *Reader) Skip() error {
+	end, err := skip(r.b, r.key)
+	if err != nil {
+		return err
+	}
+	r.i = end
+	return nil
+}
+
+// skip returns the end of the field starting at key offset i of b.
+func skip(b []byte, i int) (int, error) {
+	s := Reader{b: b, i: i}
+	depth := 0
+	for s.i < len(b) {
+		k, err := s.varint()
+		if err != nil {
+			return 0, err
+		}
+		switch k & 7 {
+		case wireVarint:
+			if _, err := s.varint(); err != nil {
+				return 0, err
+			}
+		case wireFixed64:
+			s.i += 8
+		case wireBytes:
+			end, err := s.length()
+			if err != nil {
+				return 0, err
+			}
+			s.i = end
+		case wireStartGroup:
+			depth++
+		case wireEndGroup:
+			if depth == 0 {
+				return 0, ErrFallback
+			}
+			depth--
+		case wireFixed32:
+			s.i += 4
+		default:
+			return 0, ErrFallback
+		}
+		if depth == 0 {
+			if s.i > len(b) {
+				return 0, ErrFallback
+			}
+			return s.i, nil
+		}
+	}
+	return 0, ErrFallback
+}
+
+// count returns how many fields numbered num, length-delimited, follow
+// the last key read, that one included; 1 when the rest is malformed.
+func (r *Reader) count(num int32) int {
+	n := 0
+	for i := r.key; i < len(r.b); {
+		s := Reader{b: r.b, i: i}
+		k, err := s.varint()
+		if err != nil {
+			return 1
+		}
+		if int32(k>>3) == num && k&7 == wireBytes {
+			n++
+		}
+		end, err := skip(r.b, i)
+		if err != nil {
+			return 1
+		}
+		i = end
+	}
+	if n == 0 {
+		return 1
+	}
+	return n
+}

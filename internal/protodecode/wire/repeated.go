@@ -1,0 +1,80 @@
+package wire
+
+// AppendString appends one element of a repeated string field; num is the
+// field's number, used to size a nil slice for all the elements.
+func AppendString[S ~[]T, T ~string](r *Reader, typ int, num int32, v *S) error {
+	b, err := r.Bytes(typ)
+	if err != nil {
+		return err
+	}
+	if *v == nil {
+		*v = make(S, 0, r.count(num))
+	}
+	*v = append(*v, T(str(b, false)))
+	return nil
+}
+
+// AppendInts appends the elements of a repeated varint field, packed or
+// not. A packed run is read as the reference reads it: varints are bounded
+// by the message, not the run, and the run ends where the last one ends.
+func AppendInts[S ~[]T, T Integer](r *Reader, typ int, v *S) error {
+	switch typ {
+	case wireVarint:
+		u, err := r.varint()
+		if err != nil {
+			return err
+		}
+		*v = append(*v, T(u))
+		return nil
+	case wireBytes:
+		end, err := r.length()
+		if err != nil {
+			return err
+		}
+		for r.i < end {
+			u, err := r.varint()
+			if err != nil {
+				return err
+			}
+			*v = append(*v, T(u))
+		}
+		return nil
+	}
+	return ErrFallback
+}
+
+// Embedded decodes a message field into v, merging as the reference does.
+func Embedded[T any](r *Reader, typ int, v *T, dec func([]byte, *T) error) error {
+	b, err := r.Bytes(typ)
+	if err != nil {
+		return err
+	}
+	return dec(b, v)
+}
+
+// Pointer decodes an optional message field, allocating it when nil.
+func Pointer[T any](r *Reader, typ int, v **T, dec func([]byte, *T) error) error {
+	b, err := r.Bytes(typ)
+	if err != nil {
+		return err
+	}
+	if *v == nil {
+		*v = new(T)
+	}
+	return dec(b, *v)
+}
+
+// AppendMessage decodes one element of a repeated message field into a
+// new element; num sizes a nil slice for all the elements.
+func AppendMessage[S ~[]T, T any](r *Reader, typ int, num int32, v *S, dec func([]byte, *T) error) error {
+	b, err := r.Bytes(typ)
+	if err != nil {
+		return err
+	}
+	if *v == nil {
+		*v = make(S, 0, r.count(num))
+	}
+	var zero T
+	*v = append(*v, zero)
+	return dec(b, &(*v)[len(*v)-1])
+}

@@ -1,0 +1,104 @@
+package wire
+
+import "github.com/kubeclient/client-go/internal/intern"
+
+// Integer is the integer kinds of API fields.
+type Integer interface {
+	~int | ~int32 | ~int64 | ~uint32 | ~uint64
+}
+
+// str returns b as a string, through the process-wide intern table unless
+// unique is set.
+func str(b []byte, unique bool) string {
+	if unique {
+		return string(b)
+	}
+	return intern.SharedStrings().FromBytes(b)
+}
+
+// SetString reads a string field into v, interning it.
+func SetString[T ~string](r *Reader, typ int, v *T) error {
+	b, err := r.Bytes(typ)
+	if err != nil {
+		return err
+	}
+	*v = T(str(b, false))
+	return nil
+}
+
+// SetUniqueString reads a string field whose values rarely repeat.
+func SetUniqueString[T ~string](r *Reader, typ int, v *T) error {
+	b, err := r.Bytes(typ)
+	if err != nil {
+		return err
+	}
+	*v = T(b)
+	return nil
+}
+
+// SetStringPtr reads an optional string field into a new value.
+func SetStringPtr[T ~string](r *Reader, typ int, v **T) error {
+	b, err := r.Bytes(typ)
+	if err != nil {
+		return err
+	}
+	s := T(str(b, false))
+	*v = &s
+	return nil
+}
+
+// SetInt reads a varint field, truncated to T as the reference truncates.
+func SetInt[T Integer](r *Reader, typ int, v *T) error {
+	u, err := r.Varint(typ)
+	if err != nil {
+		return err
+	}
+	*v = T(u)
+	return nil
+}
+
+// SetIntPtr reads an optional varint field into a new value.
+func SetIntPtr[T Integer](r *Reader, typ int, v **T) error {
+	u, err := r.Varint(typ)
+	if err != nil {
+		return err
+	}
+	n := T(u)
+	*v = &n
+	return nil
+}
+
+// SetBool reads a bool field: any non-zero varint is true.
+func SetBool[T ~bool](r *Reader, typ int, v *T) error {
+	u, err := r.Varint(typ)
+	if err != nil {
+		return err
+	}
+	*v = u != 0
+	return nil
+}
+
+// SetBoolPtr reads an optional bool field into a new value.
+func SetBoolPtr[T ~bool](r *Reader, typ int, v **T) error {
+	u, err := r.Varint(typ)
+	if err != nil {
+		return err
+	}
+	b := T(u != 0)
+	*v = &b
+	return nil
+}
+
+// SetBytes copies a bytes field into a new slice of exactly its length
+// (the copy is not cleared first); an empty value is non-nil, as in the
+// reference.
+func SetBytes[T ~[]byte](r *Reader, typ int, v *T) error {
+	b, err := r.Bytes(typ)
+	if err != nil {
+		return err
+	}
+	c := make(T, len(b))
+	copy(c, b)
+	*v = c
+	return nil
+}
