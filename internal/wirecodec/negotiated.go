@@ -15,8 +15,9 @@ type negotiatedSerializer struct {
 // NewNegotiatedSerializer wraps ns, the codecs of scheme as
 // serializer.CodecFactory builds them (not strict), so that its
 // application/json serializer and stream serializer decode through a
-// JSONSerializer, and its protobuf serializer (not the stream one, which
-// has no envelope) through a ProtobufSerializer, with scheme as typer and
+// JSONSerializer, its protobuf serializer through a ProtobufSerializer and
+// its protobuf stream serializer (watch event frames, no envelope) through
+// a ProtobufStreamSerializer, with scheme as typer and
 // creater. Encoding, the other media types and the conversion steps stay
 // those of ns.
 func NewNegotiatedSerializer(ns runtime.NegotiatedSerializer, scheme *runtime.Scheme) runtime.NegotiatedSerializer {
@@ -25,6 +26,7 @@ func NewNegotiatedSerializer(ns runtime.NegotiatedSerializer, scheme *runtime.Sc
 		info := &infos[i]
 		if info.MediaType == runtime.ContentTypeProtobuf && info.Serializer != nil {
 			info.Serializer = NewProtobufSerializer(info.Serializer, scheme, scheme)
+			*info = WrapProtobufStream(*info, scheme)
 		}
 		if info.MediaType != runtime.ContentTypeJSON {
 			continue
