@@ -14,8 +14,8 @@ import (
 //     read straight into one buffer of that size.
 //   - Otherwise (chunked transfer, or a body the transport decompressed)
 //     it is read into fixed-size chunks taken from a pool and reused from
-//     one response to the next, then copied once into a slice of its exact
-//     size.
+//     one response to the next (up to a few megabytes of them), then
+//     copied once into a slice of its exact size.
 //
 // Either way the result is a slice of its own, never shared with another
 // response, holding exactly the bytes read; a read error returns what was
@@ -25,6 +25,11 @@ const (
 	// bodyChunkSize is the size of the pooled chunks bodies of unknown
 	// length are read into.
 	bodyChunkSize = 32 << 10
+	// maxPooledChunks bounds the chunks one read returns to the pool:
+	// chunks in the pool count as live heap until the collector drops
+	// them, so a body of tens of megabytes must not leave that much
+	// behind. Enough for a page of a paginated list.
+	maxPooledChunks = 128
 	// maxPresizedBody bounds the buffer allocated up front from a
 	// declared length, so that a wrong Content-Length cannot make the
 	// client allocate more than this before any byte arrives. Longer
@@ -72,7 +77,7 @@ func readSized(r io.Reader, n int) ([]byte, error) {
 func readChunked(r io.Reader, head []byte) ([]byte, error) {
 	var chunks []*bodyChunk
 	defer func() {
-		for _, c := range chunks {
+		for _, c := range chunks[:min(len(chunks), maxPooledChunks)] {
 			bodyChunks.Put(c)
 		}
 	}()
