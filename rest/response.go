@@ -25,7 +25,7 @@ func (r *Request) transformResponse(ctx context.Context, resp *http.Response, re
 	logger := klog.FromContext(ctx)
 	var body []byte
 	if resp.Body != nil {
-		data, err := io.ReadAll(resp.Body)
+		data, err := readBody(resp.Body, resp.ContentLength)
 		if err != nil {
 			var streamErr http2.StreamError
 			if errors.As(err, &streamErr) {

@@ -14,6 +14,7 @@ import (
 	"k8s.io/utils/clock"
 
 	clientfeatures "github.com/kubeclient/client-go/features"
+	"github.com/kubeclient/client-go/internal/intern"
 )
 
 // Config configures a low-level Controller.
@@ -97,6 +98,10 @@ type controller struct {
 	// reflectorLock guards reflector.
 	reflectorLock sync.RWMutex
 	reflector     *Reflector
+
+	// listSharer, set for informers, shares listed objects as they
+	// arrive; see listSharing.
+	listSharer *intern.Sharer
 }
 
 // New returns a Controller for c.
@@ -126,6 +131,7 @@ func (c *controller) RunWithContext(ctx context.Context) {
 	})
 	r.ShouldResync = c.config.ShouldResync
 	r.WatchListPageSize = c.config.WatchListPageSize
+	r.listSharer = c.listSharer
 	switch {
 	case c.config.WatchErrorHandler != nil:
 		h := c.config.WatchErrorHandler
@@ -264,7 +270,8 @@ func NewInformerWithOptions(options InformerOptions) (Store, Controller) {
 		handler = ResourceEventHandlerFuncs{}
 	}
 	fifo := newInformerQueue(options.Logger, options.Transform, options.Identifier, options.InformerMetricsProvider)
-	apply := &deltaApplier{store: clientState, handler: handlerSink{handler}}
+	sharing := newListSharing(options.Transform)
+	apply := &deltaApplier{store: clientState, handler: handlerSink{handler}, listedShared: sharing.complete}
 	cfg := &Config{
 		Queue:            fifo,
 		ListerWatcher:    options.ListerWatcher,
@@ -274,7 +281,9 @@ func NewInformerWithOptions(options InformerOptions) (Store, Controller) {
 		Process:          apply.process,
 		ProcessBatch:     apply.processBatch,
 	}
-	return clientState, New(cfg)
+	ctrl := New(cfg).(*controller)
+	ctrl.listSharer = sharing.sharer
+	return clientState, ctrl
 }
 
 // newInformerQueue returns the in-order queue informers use.
@@ -320,6 +329,9 @@ func (s handlerSink) resyncAll(objs []interface{}) {
 type deltaApplier struct {
 	store   Store
 	handler notificationSink
+	// listedShared: the objects of Replaced deltas (lists, watch-list
+	// initial events) were shared fully as they arrived.
+	listedShared bool
 }
 
 var errNotDeltas = errors.New("object given as Process argument is not Deltas")
@@ -340,7 +352,9 @@ func (a *deltaApplier) process(obj interface{}, isInInitialList bool) error {
 func (a *deltaApplier) apply(d Delta, isInInitialList bool) error {
 	switch d.Type {
 	case Sync, Replaced, Added, Updated:
-		shareFresh(d)
+		if d.Type != Replaced || !a.listedShared {
+			shareFresh(d)
+		}
 		old, exists, err := a.store.Get(d.Object)
 		if err != nil {
 			return err

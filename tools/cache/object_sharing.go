@@ -4,14 +4,24 @@ import (
 	"os"
 	"strconv"
 
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/runtime"
+
 	"github.com/kubeclient/client-go/internal/intern"
 )
 
 // Objects entering an informer's cache share what repeats across them:
 // the pods of one ReplicaSet differ in a few names and addresses and are
-// otherwise the same. Sharing happens as a delta is applied to the cache,
-// after the informer's transform, and rewrites the object in place; it
-// stays reflect.DeepEqual to what was decoded.
+// otherwise the same. Sharing rewrites the object in place; it stays
+// reflect.DeepEqual to what was decoded. Watch events are shared as their
+// delta is applied to the cache, after the informer's transform. The
+// objects of a list or relist (and of a watch-list's initial events) are
+// shared earlier, as each page or event arrives in the informer's
+// reflector, so that a list of thousands of objects is not held unshared
+// until its last page: fully when the informer has no transform, and
+// then not again as they enter the cache; only their strings when it has
+// one (a transform may write into what it is given), the rest as they
+// enter the cache.
 //
 // Strings are always interned: they are immutable, so sharing them is
 // invisible. Unless KUBECLIENT_CACHE_DEDUP is false, identical byte slices
@@ -51,4 +61,41 @@ func shareCached(obj interface{}) {
 	if obj != nil && cacheSharer != nil {
 		cacheSharer.Share(obj)
 	}
+}
+
+// stringSharer shares only strings, which is safe before a transform.
+var stringSharer = intern.NewSharer(false)
+
+// listSharing says how an informer shares the objects of its lists as they
+// arrive in its reflector, before the transform.
+type listSharing struct {
+	// sharer shares listed objects on arrival; nil shares nothing.
+	sharer *intern.Sharer
+	// complete: sharer did all that entering the cache would, so the
+	// Replaced deltas of a list need not be shared again.
+	complete bool
+}
+
+// newListSharing returns the list sharing of an informer with the given
+// transform.
+func newListSharing(transform TransformFunc) listSharing {
+	switch {
+	case cacheSharer == nil:
+		return listSharing{}
+	case transform == nil:
+		return listSharing{sharer: cacheSharer, complete: true}
+	}
+	return listSharing{sharer: stringSharer}
+}
+
+// shareListed shares the items of one page of a list.
+func shareListed(s *intern.Sharer, page runtime.Object) {
+	if s == nil {
+		return
+	}
+	// A page that is not a list is the pager's error to report.
+	_ = meta.EachListItem(page, func(item runtime.Object) error {
+		s.Share(item)
+		return nil
+	})
 }

@@ -1,7 +1,11 @@
 package cache
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -10,6 +14,9 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	kruntime "k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/watch"
+
+	"github.com/kubeclient/client-go/internal/intern"
 )
 
 // withSharer runs the test with objects shared by s.
@@ -158,4 +165,239 @@ func TestSharingKeepsDecodedObjectsEqual(t *testing.T) {
 
 func typedFields(obj kruntime.Object) interface{} {
 	return obj.(*v1.Pod).ManagedFields[0].FieldsV1.Raw
+}
+
+// labeledPods decodes n realistic pods, each with a label value of its own
+// built at run time, so that only sharing can put it in the string table.
+func labeledPods(t *testing.T, n int) []*v1.Pod {
+	pods := make([]*v1.Pod, n)
+	for i := range pods {
+		pods[i] = realisticPod(t, i, 1)
+		for _, key := range arrivalLabels {
+			pods[i].Labels[key] = t.Name() + "/" + key + "/" + strconv.Itoa(i)
+		}
+	}
+	return pods
+}
+
+// arrivalLabels are the labels labeledPods adds.
+var arrivalLabels = []string{"arrival-a", "arrival-b", "arrival-c"}
+
+// sharedSoFar tells how far the pods delivered so far were shared: their
+// label values interned, their equal FieldsV1 sets one slice. One label
+// value found in the string table is enough, as strings interned later
+// may take the slots of the others.
+func sharedSoFar(a, b *v1.Pod) (stringsShared, fieldsShared bool) {
+	for _, p := range []*v1.Pod{a, b} {
+		for _, key := range arrivalLabels {
+			if _, ok := intern.SharedStrings().Find(p.Labels[key]); ok {
+				stringsShared = true
+			}
+		}
+	}
+	rawA, rawB := a.ManagedFields[0].FieldsV1.Raw, b.ManagedFields[0].FieldsV1.Raw
+	return stringsShared, &rawA[0] == &rawB[0]
+}
+
+// TestReflectorSharesListsOnArrival lists three pods in two pages, or
+// streams them as watch-list initial events, and looks at the first two
+// when the reflector asks for the next page (or takes the third event):
+// an informer's reflector has shared them already, only their strings
+// when the informer transforms objects; a reflector of one's own shares
+// nothing. Whatever the mode, the stored pods equal the listed ones.
+func TestReflectorSharesListsOnArrival(t *testing.T) {
+	modes := []struct {
+		name          string
+		sharer        *intern.Sharer
+		strings, full bool
+	}{
+		{"reflector of one's own", nil, false, false},
+		{"informer with a transform", newListSharing(func(o interface{}) (interface{}, error) { return o, nil }).sharer, true, false},
+		{"informer without a transform", newCacheSharer("true"), true, true},
+	}
+	for _, m := range modes {
+		for _, watchList := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/watchList=%v", m.name, watchList), func(t *testing.T) {
+				pods := labeledPods(t, 3)
+				var stringsShared, fieldsShared bool
+				stream := watch.NewFake()
+				lw := &scriptedLW{
+					list: func(_ int, opts metav1.ListOptions) (kruntime.Object, error) {
+						return nil, errors.New("unused")
+					},
+					watch: func(call int, _ metav1.ListOptions) (watch.Interface, error) {
+						if call == 1 && watchList {
+							return stream, nil
+						}
+						return watch.NewFake(), nil
+					},
+				}
+				if !watchList {
+					var first *v1.PodList
+					lw.list = func(_ int, opts metav1.ListOptions) (kruntime.Object, error) {
+						if opts.Continue == "" {
+							first = podList("5", "next", pods[0], pods[1])
+							return first, nil
+						}
+						stringsShared, fieldsShared = sharedSoFar(&first.Items[0], &first.Items[1])
+						return podList("5", "", pods[2]), nil
+					}
+				}
+				store := NewStore(MetaNamespaceKeyFunc)
+				r := NewReflectorWithOptions(lw, &v1.Pod{}, store, ReflectorOptions{Backoff: fastBackoff()})
+				r.useWatchList = watchList
+				r.listSharer = m.sharer
+				ctx, cancel := context.WithCancel(context.Background())
+				defer cancel()
+				done := make(chan struct{})
+				go func() { defer close(done); r.RunWithContext(ctx) }()
+				defer func() { cancel(); <-done }()
+				if watchList {
+					want := labeledPods(t, 3)
+					for _, p := range want {
+						stream.Add(p)
+					}
+					// The third event was taken: the first two were applied.
+					stringsShared, fieldsShared = sharedSoFar(want[0], want[1])
+					end := pod("", "", "9", nil)
+					end.Annotations = map[string]string{metav1.InitialEventsAnnotationKey: "true"}
+					stream.Action(watch.Bookmark, end)
+				}
+				waitUntil(t, "the sync", func() bool { return len(store.ListKeys()) == 3 })
+				if stringsShared != m.strings || fieldsShared != m.full {
+					t.Errorf("before the list ended: strings shared %v, FieldsV1 shared %v; want %v, %v", stringsShared, fieldsShared, m.strings, m.full)
+				}
+				for _, want := range labeledPods(t, 3) {
+					got, _, _ := store.Get(want)
+					if !reflect.DeepEqual(got, want) {
+						t.Errorf("stored pod %s differs from the listed one", want.Name)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestInformersShareListsOnArrival runs both kinds of informer over a list
+// of three pods in two pages, with and without a transform that writes
+// into the first pod's FieldsV1 set. Without a transform the first page
+// is shared before the second is asked for; with one its byte slices are
+// not, so the write stays the first pod's own, and they are shared as the
+// pods enter the cache.
+func TestInformersShareListsOnArrival(t *testing.T) {
+	writeFirst := func(obj interface{}) (interface{}, error) {
+		if p, ok := obj.(*v1.Pod); ok && p.Name == realisticPod(t, 0, 1).Name {
+			p.ManagedFields[0].FieldsV1.Raw[1] = 'X'
+		}
+		return obj, nil
+	}
+	informers := map[string]func(lw ListerWatcher, transform TransformFunc) (Store, func(ctx context.Context)){
+		"shared informer": func(lw ListerWatcher, transform TransformFunc) (Store, func(ctx context.Context)) {
+			inf := NewSharedIndexInformer(lw, &v1.Pod{}, 0, Indexers{})
+			if err := inf.SetTransform(transform); err != nil {
+				t.Fatal(err)
+			}
+			return inf.GetStore(), inf.RunWithContext
+		},
+		"informer with options": func(lw ListerWatcher, transform TransformFunc) (Store, func(ctx context.Context)) {
+			store, ctrl := NewInformerWithOptions(InformerOptions{ListerWatcher: lw, ObjectType: &v1.Pod{}, Transform: transform})
+			return store, ctrl.RunWithContext
+		},
+	}
+	for name, newInformer := range informers {
+		for _, transform := range []TransformFunc{nil, writeFirst} {
+			t.Run(fmt.Sprintf("%s/transform=%v", name, transform != nil), func(t *testing.T) {
+				withSharer(t, "true")
+				pods := labeledPods(t, 3)
+				var fieldsShared bool
+				lw := &ListWatch{
+					ListWithContextFunc: func(_ context.Context, opts metav1.ListOptions) (kruntime.Object, error) {
+						if opts.Continue == "" {
+							return podList("5", "next", pods[0], pods[1]), nil
+						}
+						return podList("5", "", pods[2]), nil
+					},
+					WatchFuncWithContext: func(context.Context, metav1.ListOptions) (watch.Interface, error) {
+						return watch.NewFake(), nil
+					},
+				}
+				lw.ListWithContextFunc = firstPageProbe(lw.ListWithContextFunc, func(first *v1.PodList) {
+					_, fieldsShared = sharedSoFar(&first.Items[0], &first.Items[1])
+				})
+				store, run := newInformer(ToListWatcherWithWatchListSemantics(lw, listThenWatch{}), transform)
+				ctx, cancel := context.WithCancel(context.Background())
+				done := make(chan struct{})
+				go func() { defer close(done); run(ctx) }()
+				waitUntil(t, "the sync", func() bool { return len(store.ListKeys()) == 3 })
+				cancel()
+				<-done
+				if want := transform == nil; fieldsShared != want {
+					t.Errorf("first page's FieldsV1 shared before the second page: %v, want %v", fieldsShared, want)
+				}
+				want := labeledPods(t, 3)
+				if transform != nil {
+					_, _ = writeFirst(want[0])
+				}
+				var cached []*v1.Pod
+				for _, w := range want {
+					got, _, _ := store.Get(w)
+					if !reflect.DeepEqual(got, w) {
+						t.Fatalf("cached pod %s differs from the listed (and transformed) one", w.Name)
+					}
+					cached = append(cached, got.(*v1.Pod))
+				}
+				if _, shared := sharedSoFar(cached[1], cached[2]); !shared {
+					t.Error("cached pods do not share their FieldsV1 sets")
+				}
+			})
+		}
+	}
+}
+
+// firstPageProbe wraps list so that probe sees the first page when the
+// second one is asked for.
+func firstPageProbe(list func(context.Context, metav1.ListOptions) (kruntime.Object, error), probe func(first *v1.PodList)) func(context.Context, metav1.ListOptions) (kruntime.Object, error) {
+	var first *v1.PodList
+	return func(ctx context.Context, opts metav1.ListOptions) (kruntime.Object, error) {
+		page, err := list(ctx, opts)
+		if opts.Continue == "" {
+			first, _ = page.(*v1.PodList)
+		} else if first != nil {
+			probe(first)
+		}
+		return page, err
+	}
+}
+
+// TestDeltaApplierSharesWhatListsLeft applies pods to an informer's cache:
+// each kind of delta shares its object unless the list shared it on arrival
+// already.
+func TestDeltaApplierSharesWhatListsLeft(t *testing.T) {
+	tests := []struct {
+		typ          DeltaType
+		listedShared bool
+		want         bool
+	}{
+		{Added, false, true},
+		{Updated, false, true},
+		{Replaced, false, true},
+		{Added, true, true},
+		{Updated, true, true},
+		{Replaced, true, false},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprintf("%s/listedShared=%v", tt.typ, tt.listedShared), func(t *testing.T) {
+			withSharer(t, "true")
+			a := &deltaApplier{store: NewStore(MetaNamespaceKeyFunc), handler: handlerSink{ResourceEventHandlerFuncs{}}, listedShared: tt.listedShared}
+			first, second := realisticPod(t, 0, 1), realisticPod(t, 1, 1)
+			shareCached(first)
+			if err := a.apply(Delta{Type: tt.typ, Object: second}, false); err != nil {
+				t.Fatal(err)
+			}
+			rawA, rawB := first.ManagedFields[0].FieldsV1.Raw, second.ManagedFields[0].FieldsV1.Raw
+			if shared := &rawA[0] == &rawB[0]; shared != tt.want {
+				t.Errorf("shared: %v, want %v", shared, tt.want)
+			}
+		})
+	}
 }

@@ -65,7 +65,11 @@ func (r *Reflector) list(ctx context.Context) error {
 // goroutine.
 func (r *Reflector) fetchList(ctx context.Context, at string) (result listResult, ok bool) {
 	p := pager.New(func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
-		return r.listerWatcher.ListWithContext(ctx, opts)
+		page, err := r.listerWatcher.ListWithContext(ctx, opts)
+		if err == nil {
+			shareListed(r.listSharer, page)
+		}
+		return page, err
 	})
 	p.PageSize = r.listPageSize(at, p.PageSize)
 

@@ -261,7 +261,8 @@ func (s *sharedIndexInformer) RunWithContext(ctx context.Context) {
 		return
 	}
 	s.fifo = newInformerQueue(&logger, s.transform, s.identifier, s.metricsProvider)
-	apply := &deltaApplier{store: s.indexer, handler: (*informerSink)(s)}
+	sharing := newListSharing(s.transform)
+	apply := &deltaApplier{store: s.indexer, handler: (*informerSink)(s), listedShared: sharing.complete}
 	cfg := &Config{
 		Queue:                        s.fifo,
 		ListerWatcher:                s.listerWatcher,
@@ -283,6 +284,7 @@ func (s *sharedIndexInformer) RunWithContext(ctx context.Context) {
 	}
 	ctrl := New(cfg).(*controller)
 	ctrl.clock = s.clock
+	ctrl.listSharer = sharing.sharer
 	s.controller = ctrl
 	s.started = true
 	s.startedLock.Unlock()
