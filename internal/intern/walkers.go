@@ -23,18 +23,33 @@ var walkers map[reflect.Type]func(s *Sharer, v reflect.Value)
 var rest struct {
 	pod, spec, volume, container, port, env, mount, toleration,
 	status, condition, containerStatus, state, waiting, running, terminated,
-	mountStatus, resources, claim *plan
+	mountStatus, resources, claim, volumeSource, probe, handler, httpGet, tcp, exec, grpc, security *plan
 }
 
 // Plans of fields the walkers hand to reflection: pointers and slices
 // that are nil in most objects, and volume sources, of which there are
 // many kinds.
 var (
-	volumeSourcePlan, envVarSourcePlan, probePlan, lifecyclePlan, ephemeralPlan,
-	podSecurityPlan, securityPlan, localRefPlan, affinityPlan, hostAliasPlan, dnsConfigPlan, gatePlan,
+	envVarSourcePlan, lifecyclePlan, ephemeralPlan,
+	podSecurityPlan, localRefPlan, affinityPlan, hostAliasPlan, dnsConfigPlan, gatePlan,
 	spreadPlan, osPlan, schedulingGatePlan, podClaimPlan, responderPlan, envFromPlan, resizePlan,
-	restartRulePlan, devicePlan *plan
+	restartRulePlan, devicePlan, selinuxPlan, windowsPlan, seccompPlan, appArmorPlan, claimStatusPlan,
+	extendedClaimPlan, allocatableClaimPlan, volumeHealthPlan, resourceStatusPlan, userPlan,
+	volumeStatusPlan *plan
+	volumeSourcePlans []volumeSourceWalk
 )
+
+// volumeSourceWalk walks one kind of volume source.
+type volumeSourceWalk func(s *Sharer, v *corev1.VolumeSource)
+
+// sourceWalk returns the walk of the volume source get returns.
+func sourceWalk[T any](get func(v *corev1.VolumeSource) *T) volumeSourceWalk {
+	p := planOf[T]()
+	if len(p.ops) == 0 {
+		return nil
+	}
+	return func(s *Sharer, v *corev1.VolumeSource) { walkPtr(s, p, get(v)) }
+}
 
 // planOf returns the plan of T.
 func planOf[T any]() *plan { return planFor(reflect.TypeFor[T]()) }
@@ -55,6 +70,55 @@ func init() {
 		"ImagePullSecrets", "Affinity", "HostAliases", "DNSConfig", "ReadinessGates", "Overhead",
 		"TopologySpreadConstraints", "OS", "SchedulingGates", "ResourceClaims", "Resources", "EvictionResponders")
 	rest.volume = restPlan[corev1.Volume]("Name", "VolumeSource")
+	rest.volumeSource = restPlan[corev1.VolumeSource]("HostPath", "EmptyDir", "GCEPersistentDisk",
+		"AWSElasticBlockStore", "GitRepo", "Secret", "NFS", "ISCSI", "Glusterfs", "PersistentVolumeClaim", "RBD",
+		"FlexVolume", "Cinder", "CephFS", "Flocker", "DownwardAPI", "FC", "AzureFile", "ConfigMap", "VsphereVolume",
+		"Quobyte", "AzureDisk", "PhotonPersistentDisk", "Projected", "PortworxVolume", "ScaleIO", "StorageOS", "CSI",
+		"Ephemeral", "Image")
+	for _, w := range []volumeSourceWalk{
+		sourceWalk(func(v *corev1.VolumeSource) *corev1.HostPathVolumeSource { return v.HostPath }),
+		sourceWalk(func(v *corev1.VolumeSource) *corev1.EmptyDirVolumeSource { return v.EmptyDir }),
+		sourceWalk(func(v *corev1.VolumeSource) *corev1.GCEPersistentDiskVolumeSource { return v.GCEPersistentDisk }),
+		sourceWalk(func(v *corev1.VolumeSource) *corev1.AWSElasticBlockStoreVolumeSource { return v.AWSElasticBlockStore }),
+		sourceWalk(func(v *corev1.VolumeSource) *corev1.GitRepoVolumeSource { return v.GitRepo }),
+		sourceWalk(func(v *corev1.VolumeSource) *corev1.SecretVolumeSource { return v.Secret }),
+		sourceWalk(func(v *corev1.VolumeSource) *corev1.NFSVolumeSource { return v.NFS }),
+		sourceWalk(func(v *corev1.VolumeSource) *corev1.ISCSIVolumeSource { return v.ISCSI }),
+		sourceWalk(func(v *corev1.VolumeSource) *corev1.GlusterfsVolumeSource { return v.Glusterfs }),
+		sourceWalk(func(v *corev1.VolumeSource) *corev1.PersistentVolumeClaimVolumeSource { return v.PersistentVolumeClaim }),
+		sourceWalk(func(v *corev1.VolumeSource) *corev1.RBDVolumeSource { return v.RBD }),
+		sourceWalk(func(v *corev1.VolumeSource) *corev1.FlexVolumeSource { return v.FlexVolume }),
+		sourceWalk(func(v *corev1.VolumeSource) *corev1.CinderVolumeSource { return v.Cinder }),
+		sourceWalk(func(v *corev1.VolumeSource) *corev1.CephFSVolumeSource { return v.CephFS }),
+		sourceWalk(func(v *corev1.VolumeSource) *corev1.FlockerVolumeSource { return v.Flocker }),
+		sourceWalk(func(v *corev1.VolumeSource) *corev1.DownwardAPIVolumeSource { return v.DownwardAPI }),
+		sourceWalk(func(v *corev1.VolumeSource) *corev1.FCVolumeSource { return v.FC }),
+		sourceWalk(func(v *corev1.VolumeSource) *corev1.AzureFileVolumeSource { return v.AzureFile }),
+		sourceWalk(func(v *corev1.VolumeSource) *corev1.ConfigMapVolumeSource { return v.ConfigMap }),
+		sourceWalk(func(v *corev1.VolumeSource) *corev1.VsphereVirtualDiskVolumeSource { return v.VsphereVolume }),
+		sourceWalk(func(v *corev1.VolumeSource) *corev1.QuobyteVolumeSource { return v.Quobyte }),
+		sourceWalk(func(v *corev1.VolumeSource) *corev1.AzureDiskVolumeSource { return v.AzureDisk }),
+		sourceWalk(func(v *corev1.VolumeSource) *corev1.PhotonPersistentDiskVolumeSource { return v.PhotonPersistentDisk }),
+		sourceWalk(func(v *corev1.VolumeSource) *corev1.ProjectedVolumeSource { return v.Projected }),
+		sourceWalk(func(v *corev1.VolumeSource) *corev1.PortworxVolumeSource { return v.PortworxVolume }),
+		sourceWalk(func(v *corev1.VolumeSource) *corev1.ScaleIOVolumeSource { return v.ScaleIO }),
+		sourceWalk(func(v *corev1.VolumeSource) *corev1.StorageOSVolumeSource { return v.StorageOS }),
+		sourceWalk(func(v *corev1.VolumeSource) *corev1.CSIVolumeSource { return v.CSI }),
+		sourceWalk(func(v *corev1.VolumeSource) *corev1.EphemeralVolumeSource { return v.Ephemeral }),
+		sourceWalk(func(v *corev1.VolumeSource) *corev1.ImageVolumeSource { return v.Image }),
+	} {
+		if w != nil {
+			volumeSourcePlans = append(volumeSourcePlans, w)
+		}
+	}
+	rest.probe = restPlan[corev1.Probe]("ProbeHandler")
+	rest.handler = restPlan[corev1.ProbeHandler]("Exec", "HTTPGet", "TCPSocket", "GRPC")
+	rest.httpGet = restPlan[corev1.HTTPGetAction]("Path", "Port", "Host", "Scheme", "HTTPHeaders")
+	rest.tcp = restPlan[corev1.TCPSocketAction]("Port", "Host")
+	rest.exec = restPlan[corev1.ExecAction]("Command")
+	rest.grpc = restPlan[corev1.GRPCAction]()
+	rest.security = restPlan[corev1.SecurityContext]("SELinuxOptions", "WindowsOptions", "SeccompProfile",
+		"AppArmorProfile")
 	rest.container = restPlan[corev1.Container]("Name", "Image", "Command", "Args", "WorkingDir", "Ports", "Env",
 		"Resources", "VolumeMounts", "LivenessProbe", "ReadinessProbe", "StartupProbe", "Lifecycle",
 		"TerminationMessagePath", "TerminationMessagePolicy", "ImagePullPolicy", "EnvFrom", "ResizePolicy",
@@ -65,24 +129,22 @@ func init() {
 	rest.toleration = restPlan[corev1.Toleration]("Key", "Operator", "Value", "Effect")
 	rest.status = restPlan[corev1.PodStatus]("Phase", "Conditions", "Message", "Reason", "NominatedNodeName",
 		"HostIP", "InitContainerStatuses", "ContainerStatuses", "EphemeralContainerStatuses", "QOSClass", "Resize",
-		"AllocatedResources", "Resources")
+		"AllocatedResources", "Resources", "ResourceClaimStatuses", "ExtendedResourceClaimStatus",
+		"NodeAllocatableResourceClaimStatuses", "VolumeHealth")
 	rest.condition = restPlan[corev1.PodCondition]("Type", "Status", "Reason", "Message")
 	rest.containerStatus = restPlan[corev1.ContainerStatus]("Name", "State", "LastTerminationState", "Image",
-		"ImageID", "AllocatedResources", "Resources", "VolumeMounts")
+		"ImageID", "AllocatedResources", "Resources", "VolumeMounts", "User", "AllocatedResourcesStatus")
 	rest.state = restPlan[corev1.ContainerState]("Waiting", "Running", "Terminated")
 	rest.waiting = restPlan[corev1.ContainerStateWaiting]("Reason", "Message")
 	rest.running = restPlan[corev1.ContainerStateRunning]()
 	rest.terminated = restPlan[corev1.ContainerStateTerminated]("Reason", "Message")
-	rest.mountStatus = restPlan[corev1.VolumeMountStatus]("Name", "MountPath")
+	rest.mountStatus = restPlan[corev1.VolumeMountStatus]("Name", "MountPath", "VolumeStatus")
 	rest.resources = restPlan[corev1.ResourceRequirements]("Limits", "Requests", "Claims")
 	rest.claim = restPlan[corev1.ResourceClaim]("Name", "Request")
-	volumeSourcePlan = planOf[corev1.VolumeSource]()
 	envVarSourcePlan = planOf[corev1.EnvVarSource]()
-	probePlan = planOf[corev1.Probe]()
 	lifecyclePlan = planOf[corev1.Lifecycle]()
 	ephemeralPlan = planOf[corev1.EphemeralContainer]()
 	podSecurityPlan = planOf[corev1.PodSecurityContext]()
-	securityPlan = planOf[corev1.SecurityContext]()
 	localRefPlan = planOf[corev1.LocalObjectReference]()
 	affinityPlan = planOf[corev1.Affinity]()
 	hostAliasPlan = planOf[corev1.HostAlias]()
@@ -97,6 +159,17 @@ func init() {
 	resizePlan = planOf[corev1.ContainerResizePolicy]()
 	restartRulePlan = planOf[corev1.ContainerRestartRule]()
 	devicePlan = planOf[corev1.VolumeDevice]()
+	selinuxPlan = planOf[corev1.SELinuxOptions]()
+	windowsPlan = planOf[corev1.WindowsSecurityContextOptions]()
+	seccompPlan = planOf[corev1.SeccompProfile]()
+	appArmorPlan = planOf[corev1.AppArmorProfile]()
+	claimStatusPlan = planOf[corev1.PodResourceClaimStatus]()
+	extendedClaimPlan = planOf[corev1.PodExtendedResourceClaimStatus]()
+	allocatableClaimPlan = planOf[corev1.NodeAllocatableResourceClaimStatus]()
+	volumeHealthPlan = planOf[corev1.PodVolumeHealth]()
+	resourceStatusPlan = planOf[corev1.ResourceStatus]()
+	userPlan = planOf[corev1.ContainerUser]()
+	volumeStatusPlan = planOf[corev1.VolumeStatus]()
 }
 
 // walkEach walks every element of list with p, a plan of T.
@@ -148,7 +221,10 @@ func (s *Sharer) sharePodSpec(p *corev1.PodSpec) {
 	for i := range p.Volumes {
 		v := &p.Volumes[i]
 		v.Name = s.str(v.Name)
-		walkPtr(s, volumeSourcePlan, &v.VolumeSource)
+		for _, walk := range volumeSourcePlans {
+			walk(s, &v.VolumeSource)
+		}
+		walkPtr(s, rest.volumeSource, &v.VolumeSource)
 		walkPtr(s, rest.volume, v)
 	}
 	for i := range p.InitContainers {
@@ -224,9 +300,9 @@ func (s *Sharer) shareContainer(c *corev1.Container) {
 		s.strings(m.BindMountOptions)
 		walkPtr(s, rest.mount, m)
 	}
-	walkPtr(s, probePlan, c.LivenessProbe)
-	walkPtr(s, probePlan, c.ReadinessProbe)
-	walkPtr(s, probePlan, c.StartupProbe)
+	s.shareProbe(c.LivenessProbe)
+	s.shareProbe(c.ReadinessProbe)
+	s.shareProbe(c.StartupProbe)
 	walkPtr(s, lifecyclePlan, c.Lifecycle)
 	c.TerminationMessagePath = s.str(c.TerminationMessagePath)
 	c.TerminationMessagePolicy = corev1.TerminationMessagePolicy(s.str(string(c.TerminationMessagePolicy)))
@@ -235,8 +311,44 @@ func (s *Sharer) shareContainer(c *corev1.Container) {
 	walkEach(s, resizePlan, c.ResizePolicy)
 	walkEach(s, restartRulePlan, c.RestartPolicyRules)
 	walkEach(s, devicePlan, c.VolumeDevices)
-	walkPtr(s, securityPlan, c.SecurityContext)
+	if sc := c.SecurityContext; sc != nil {
+		walkPtr(s, selinuxPlan, sc.SELinuxOptions)
+		walkPtr(s, windowsPlan, sc.WindowsOptions)
+		walkPtr(s, seccompPlan, sc.SeccompProfile)
+		walkPtr(s, appArmorPlan, sc.AppArmorProfile)
+		walkPtr(s, rest.security, sc)
+	}
 	walkPtr(s, rest.container, c)
+}
+
+func (s *Sharer) shareProbe(p *corev1.Probe) {
+	if p == nil {
+		return
+	}
+	if e := p.Exec; e != nil {
+		s.strings(e.Command)
+		walkPtr(s, rest.exec, e)
+	}
+	if h := p.HTTPGet; h != nil {
+		h.Path = s.str(h.Path)
+		h.Port.StrVal = s.str(h.Port.StrVal)
+		h.Host = s.str(h.Host)
+		h.Scheme = corev1.URIScheme(s.str(string(h.Scheme)))
+		for i := range h.HTTPHeaders {
+			hh := &h.HTTPHeaders[i]
+			hh.Name = s.str(hh.Name)
+			hh.Value = s.str(hh.Value)
+		}
+		walkPtr(s, rest.httpGet, h)
+	}
+	if t := p.TCPSocket; t != nil {
+		t.Port.StrVal = s.str(t.Port.StrVal)
+		t.Host = s.str(t.Host)
+		walkPtr(s, rest.tcp, t)
+	}
+	walkPtr(s, rest.grpc, p.GRPC)
+	walkPtr(s, rest.handler, &p.ProbeHandler)
+	walkPtr(s, rest.probe, p)
 }
 
 func (s *Sharer) shareResources(r *corev1.ResourceRequirements) {
@@ -276,6 +388,10 @@ func (s *Sharer) sharePodStatus(p *corev1.PodStatus) {
 	if p.Resources != nil {
 		s.shareResources(p.Resources)
 	}
+	walkEach(s, claimStatusPlan, p.ResourceClaimStatuses)
+	walkPtr(s, extendedClaimPlan, p.ExtendedResourceClaimStatus)
+	walkEach(s, allocatableClaimPlan, p.NodeAllocatableResourceClaimStatuses)
+	walkEach(s, volumeHealthPlan, p.VolumeHealth)
 	walkPtr(s, rest.status, p)
 }
 
@@ -293,8 +409,11 @@ func (s *Sharer) shareContainerStatus(c *corev1.ContainerStatus) {
 		m := &c.VolumeMounts[i]
 		m.Name = s.str(m.Name)
 		m.MountPath = s.str(m.MountPath)
+		walkPtr(s, volumeStatusPlan, m.VolumeStatus)
 		walkPtr(s, rest.mountStatus, m)
 	}
+	walkPtr(s, userPlan, c.User)
+	walkEach(s, resourceStatusPlan, c.AllocatedResourcesStatus)
 	walkPtr(s, rest.containerStatus, c)
 }
 
