@@ -67,8 +67,9 @@ func NewSharer(shareAll bool) *Sharer {
 }
 
 // Share rewrites obj in place. Objects it does not understand are left
-// alone: pointers to structs are walked field by field (see plan),
-// unstructured objects key by key.
+// alone: pods, and pod specs and statuses wherever they appear, are
+// walked by hand-written code (see walkers), other pointers to structs
+// field by field (see plan), unstructured objects key by key.
 func (s *Sharer) Share(obj interface{}) {
 	switch o := obj.(type) {
 	case *unstructured.Unstructured:
