@@ -30,12 +30,14 @@ const (
 	opStruct                     // a struct field: walk its plan
 	opPointer                    // a pointer to a struct: walk its plan
 	opSlice                      // a slice of structs: walk each one's plan
+	opWalker                     // a struct with a hand-written walker
 )
 
 type op struct {
-	kind  opKind
-	field int
-	sub   *plan
+	kind   opKind
+	field  int
+	sub    *plan
+	walker func(s *Sharer, v reflect.Value)
 }
 
 // uniqueFields name string fields whose values are as good as unique to
@@ -64,31 +66,44 @@ var (
 	}
 )
 
+// A planner builds plans and keeps them. Plans hand a struct type with a
+// walker (see walkers) to it unless the planner is reflective only.
+type planner struct {
+	lock sync.Mutex
+	// plans maps a struct type to its *plan; read without lock.
+	plans      sync.Map
+	reflective bool
+}
+
 var (
-	plansLock sync.Mutex
-	// plans maps a struct type to its *plan; read without plansLock.
-	plans sync.Map
+	// plans are those Share follows.
+	plans = &planner{}
+	// reflectivePlans walk every struct by reflection; tests compare the
+	// hand-written walkers with them.
+	reflectivePlans = &planner{reflective: true}
 )
 
 // planFor returns the plan of struct type t.
-func planFor(t reflect.Type) *plan {
-	if p, ok := plans.Load(t); ok {
+func planFor(t reflect.Type) *plan { return plans.planFor(t) }
+
+func (pl *planner) planFor(t reflect.Type) *plan {
+	if p, ok := pl.plans.Load(t); ok {
 		return p.(*plan)
 	}
-	plansLock.Lock()
-	defer plansLock.Unlock()
+	pl.lock.Lock()
+	defer pl.lock.Unlock()
 	building := map[reflect.Type]*plan{}
-	p := buildPlan(t, building)
+	p := pl.buildPlan(t, building)
 	for bt, bp := range building {
-		plans.Store(bt, bp)
+		pl.plans.Store(bt, bp)
 	}
 	return p
 }
 
 // buildPlan computes t's plan. building holds the plans being built, so
 // that recursive types (JSON schemas) refer to their own plan.
-func buildPlan(t reflect.Type, building map[reflect.Type]*plan) *plan {
-	if p, ok := plans.Load(t); ok {
+func (pl *planner) buildPlan(t reflect.Type, building map[reflect.Type]*plan) *plan {
+	if p, ok := pl.plans.Load(t); ok {
 		return p.(*plan)
 	}
 	if p, ok := building[t]; ok {
@@ -101,7 +116,7 @@ func buildPlan(t reflect.Type, building map[reflect.Type]*plan) *plan {
 		if !f.IsExported() {
 			continue
 		}
-		if o, ok := fieldOp(f, building); ok {
+		if o, ok := pl.fieldOp(f, building); ok {
 			o.field = i
 			p.ops = append(p.ops, o)
 		}
@@ -111,8 +126,11 @@ func buildPlan(t reflect.Type, building map[reflect.Type]*plan) *plan {
 }
 
 // fieldOp returns what to do with field f, if anything.
-func fieldOp(f reflect.StructField, building map[reflect.Type]*plan) (op, bool) {
+func (pl *planner) fieldOp(f reflect.StructField, building map[reflect.Type]*plan) (op, bool) {
 	t := f.Type
+	if w, ok := walkers[t]; ok && !pl.reflective {
+		return op{kind: opWalker, walker: w}, true
+	}
 	switch {
 	case opaqueTypes[t]:
 		return op{}, false
@@ -127,25 +145,25 @@ func fieldOp(f reflect.StructField, building map[reflect.Type]*plan) (op, bool) 
 	case reflect.String:
 		return op{kind: opString}, !uniqueFields[f.Name]
 	case reflect.Struct:
-		return structOp(opStruct, t, building)
+		return pl.structOp(opStruct, t, building)
 	case reflect.Pointer:
 		if t.Elem().Kind() == reflect.Struct && !opaqueTypes[t.Elem()] {
-			return structOp(opPointer, t.Elem(), building)
+			return pl.structOp(opPointer, t.Elem(), building)
 		}
 	case reflect.Slice:
 		switch e := t.Elem(); {
 		case t == stringsType:
 			return op{kind: opStrings}, !uniqueFields[f.Name]
 		case e.Kind() == reflect.Struct && !opaqueTypes[e]:
-			return structOp(opSlice, e, building)
+			return pl.structOp(opSlice, e, building)
 		}
 	}
 	return op{}, false
 }
 
 // structOp is kind over t's plan, unless that plan is known to be empty.
-func structOp(kind opKind, t reflect.Type, building map[reflect.Type]*plan) (op, bool) {
-	sub := buildPlan(t, building)
+func (pl *planner) structOp(kind opKind, t reflect.Type, building map[reflect.Type]*plan) (op, bool) {
+	sub := pl.buildPlan(t, building)
 	return op{kind: kind, sub: sub}, len(sub.ops) > 0 || !sub.complete
 }
 
@@ -160,7 +178,7 @@ func (s *Sharer) walk(v reflect.Value, p *plan) {
 			}
 		case opStrings:
 			if !f.IsNil() {
-				s.strings(f.Interface().([]string))
+				s.strings(*f.Addr().Interface().(*[]string))
 			}
 		case opStringMap:
 			if !f.IsNil() {
@@ -168,8 +186,7 @@ func (s *Sharer) walk(v reflect.Value, p *plan) {
 			}
 		case opResourceList:
 			if s.ResourceLists != nil && f.Len() > 0 {
-				l := f.Interface().(corev1.ResourceList)
-				f.Set(reflect.ValueOf(s.ResourceLists.Intern(l)))
+				f.Set(reflect.ValueOf(s.resourceList(f.Interface().(corev1.ResourceList))))
 			}
 		case opMeta:
 			s.shareMeta(f.Addr().Interface().(*metav1.ObjectMeta))
@@ -183,6 +200,8 @@ func (s *Sharer) walk(v reflect.Value, p *plan) {
 			for i := 0; i < f.Len(); i++ {
 				s.walk(f.Index(i), o.sub)
 			}
+		case opWalker:
+			o.walker(s, f)
 		}
 	}
 }

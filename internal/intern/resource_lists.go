@@ -39,6 +39,9 @@ func resourceListsEqual(a, b corev1.ResourceList) bool {
 	if len(a) != len(b) || (a == nil) != (b == nil) {
 		return false
 	}
+	if reflect.ValueOf(a).Pointer() == reflect.ValueOf(b).Pointer() {
+		return true
+	}
 	for name, qa := range a {
 		qb, ok := b[name]
 		if !ok || !quantitiesIdentical(&qa, &qb) {

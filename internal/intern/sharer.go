@@ -67,18 +67,30 @@ func NewSharer(shareAll bool) *Sharer {
 }
 
 // Share rewrites obj in place. Objects it does not understand are left
-// alone: pointers to structs are walked field by field (see plan),
-// unstructured objects key by key.
+// alone: pods, and pod specs and statuses wherever they appear, are
+// walked by hand-written code (see walkers), other pointers to structs
+// field by field (see plan), unstructured objects key by key.
 func (s *Sharer) Share(obj interface{}) {
-	if u, ok := obj.(*unstructured.Unstructured); ok {
-		s.shareTree(u.Object)
+	switch o := obj.(type) {
+	case *unstructured.Unstructured:
+		s.shareTree(o.Object)
+		return
+	case *corev1.Pod:
+		if o != nil {
+			s.sharePod(o)
+		}
 		return
 	}
+	s.shareWith(obj, plans)
+}
+
+// shareWith shares obj with the plans of pl.
+func (s *Sharer) shareWith(obj interface{}, pl *planner) {
 	v := reflect.ValueOf(obj)
 	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
 		return
 	}
-	s.walk(v.Elem(), planFor(v.Elem().Type()))
+	s.walk(v.Elem(), pl.planFor(v.Elem().Type()))
 }
 
 func (s *Sharer) str(v string) string { return s.Strings.Intern(v) }
@@ -112,11 +124,23 @@ func (s *Sharer) shareMeta(m *metav1.ObjectMeta) {
 }
 
 // stringMap interns the keys and values of m in place: assigning to a key
-// present in a map stores the new key too.
+// present in a map stores the new key too. An entry whose key and value
+// are the table's copies already (decoders intern as they read) is not
+// written again.
 func (s *Sharer) stringMap(m map[string]string) {
 	for k, v := range m {
-		m[s.str(k)] = s.str(v)
+		if ik, iv := s.str(k), s.str(v); !identical(ik, k) || !identical(iv, v) {
+			m[ik] = iv
+		}
 	}
+}
+
+// resourceList returns the table's copy of l, if sharing lists.
+func (s *Sharer) resourceList(l corev1.ResourceList) corev1.ResourceList {
+	if s.ResourceLists == nil || len(l) == 0 {
+		return l
+	}
+	return s.ResourceLists.Intern(l)
 }
 
 func (s *Sharer) strings(list []string) {

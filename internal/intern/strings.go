@@ -2,6 +2,7 @@ package intern
 
 import (
 	"hash/maphash"
+	"unsafe"
 )
 
 // Strings is a Table of strings that decoders can also query with the
@@ -46,4 +47,31 @@ func (s *Strings) FromBytes(b []byte) string {
 	*held = string(b)
 	t.slots[set+h>>63].Store(held)
 	return *held
+}
+
+// Intern returns the table's copy of v if it has one, else v, which the
+// table then keeps; as Table.Intern, without the indirect calls.
+func (s *Strings) Intern(v string) string {
+	if len(v) == 0 || len(v) > s.maxLen {
+		return v
+	}
+	h := maphash.String(s.seed, v)
+	t := s.Table
+	set := h & t.mask &^ 1
+	for i := set; i <= set+1; i++ {
+		if held := t.slots[i].Load(); held != nil && *held == v {
+			return *held
+		}
+	}
+	held := new(string)
+	*held = v
+	t.slots[set+h>>63].Store(held)
+	return v
+}
+
+// identical tells whether a and b are the same string in memory, not only
+// equal: whether a holder of b already holds a. It only compares
+// addresses; the bytes are never touched.
+func identical(a, b string) bool {
+	return len(a) == len(b) && unsafe.StringData(a) == unsafe.StringData(b)
 }

@@ -2,30 +2,32 @@ package intern
 
 import "hash/maphash"
 
-// uniqueKeys name the fields of unstructured objects whose values are as
-// good as unique to an object; see uniqueFields.
-var uniqueKeys = map[string]bool{
-	"uid":             true,
-	"resourceVersion": true,
-	"containerID":     true,
-	"podIP":           true,
-	"ip":              true,
-	"selfLink":        true,
+// uniqueKey tells whether the values of key k in unstructured objects
+// are as good as unique to an object; see uniqueFields.
+func uniqueKey(k string) bool {
+	switch k {
+	case "uid", "resourceVersion", "containerID", "podIP", "ip", "selfLink":
+		return true
+	}
+	return false
 }
 
 // shareTree interns the keys and string values of an unstructured object
-// in place.
+// in place. An entry is written again only when its key or value changes:
+// a key the decoder interned already, holding a map, a list or a number,
+// costs no map write.
 func (s *Sharer) shareTree(m map[string]interface{}) {
 	for k, v := range m {
+		changed := false
 		switch x := v.(type) {
 		case string:
-			if !uniqueKeys[k] {
-				v = s.Boxed.Intern(v)
+			if !uniqueKey(k) {
+				v, changed = s.Boxed.Intern(v), true
 			}
 		case map[string]interface{}:
 			if k == "fieldsV1" && s.Trees != nil {
 				if shared, ok := s.Trees.Find(x); ok {
-					v = shared
+					v, changed = shared, true
 					break
 				}
 				// Only a tree that is final may be seen by others.
@@ -37,7 +39,9 @@ func (s *Sharer) shareTree(m map[string]interface{}) {
 		case []interface{}:
 			s.shareList(x)
 		}
-		m[s.str(k)] = v
+		if ik := s.str(k); changed || !identical(ik, k) {
+			m[ik] = v
+		}
 	}
 }
 
