@@ -124,14 +124,12 @@ func (s *Sharer) shareMeta(m *metav1.ObjectMeta) {
 }
 
 // stringMap interns the keys and values of m in place: assigning to a key
-// present in a map stores the new key too. An entry whose key and value
-// are the table's copies already (decoders intern as they read) is not
-// written again.
+// present in a map stores the new key too. (Telling an entry that holds
+// the table's copies already from an equal copy would take package unsafe;
+// rewriting it costs one map store.)
 func (s *Sharer) stringMap(m map[string]string) {
 	for k, v := range m {
-		if ik, iv := s.str(k), s.str(v); !identical(ik, k) || !identical(iv, v) {
-			m[ik] = iv
-		}
+		m[s.str(k)] = s.str(v)
 	}
 }
 

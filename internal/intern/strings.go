@@ -2,7 +2,6 @@ package intern
 
 import (
 	"hash/maphash"
-	"unsafe"
 )
 
 // Strings is a Table of strings that decoders can also query with the
@@ -67,11 +66,4 @@ func (s *Strings) Intern(v string) string {
 	*held = v
 	t.slots[set+h>>63].Store(held)
 	return v
-}
-
-// identical tells whether a and b are the same string in memory, not only
-// equal: whether a holder of b already holds a. It only compares
-// addresses; the bytes are never touched.
-func identical(a, b string) bool {
-	return len(a) == len(b) && unsafe.StringData(a) == unsafe.StringData(b)
 }

@@ -13,21 +13,18 @@ func uniqueKey(k string) bool {
 }
 
 // shareTree interns the keys and string values of an unstructured object
-// in place. An entry is written again only when its key or value changes:
-// a key the decoder interned already, holding a map, a list or a number,
-// costs no map write.
+// in place; every entry is written again, with the table's key.
 func (s *Sharer) shareTree(m map[string]interface{}) {
 	for k, v := range m {
-		changed := false
 		switch x := v.(type) {
 		case string:
 			if !uniqueKey(k) {
-				v, changed = s.Boxed.Intern(v), true
+				v = s.Boxed.Intern(v)
 			}
 		case map[string]interface{}:
 			if k == "fieldsV1" && s.Trees != nil {
 				if shared, ok := s.Trees.Find(x); ok {
-					v, changed = shared, true
+					v = shared
 					break
 				}
 				// Only a tree that is final may be seen by others.
@@ -39,9 +36,7 @@ func (s *Sharer) shareTree(m map[string]interface{}) {
 		case []interface{}:
 			s.shareList(x)
 		}
-		if ik := s.str(k); changed || !identical(ik, k) {
-			m[ik] = v
-		}
+		m[s.str(k)] = v
 	}
 }
 
