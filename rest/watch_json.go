@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/serializer/json"
 	"k8s.io/apimachinery/pkg/runtime/serializer/streaming"
 
+	"github.com/kubeclient/client-go/internal/jsondecode/lex"
 	"github.com/kubeclient/client-go/internal/wirecodec"
 )
 
@@ -22,7 +23,9 @@ import (
 // framing and the cut detection in one read of the bytes: it follows the
 // braces and strings of the current object until it closes, checks the
 // frame's syntax once, and hands the frame, in place, to the stream
-// serializer. Frames, errors and the cut-mid-event error are those of the
+// serializer; a serializer with a DecodeFrame method (wirecodec's) checks
+// the syntax for the stream while it decodes, so that the frame is
+// validated and indexed once. Frames, errors and the cut-mid-event error are those of the
 // reference chain (cutDetectingBody, json.Framer, streaming.NewDecoder). On
 // anything but a stream of well-formed objects (a top-level value that is
 // not an object, a syntax error) the rest of the stream, starting at that
@@ -68,16 +71,38 @@ func newJSONEventStream(body io.ReadCloser, decoder runtime.Decoder) *jsonEventS
 	return &jsonEventStream{body: body, decoder: decoder, frame: objectEnd{start: -1}}
 }
 
+// frameDecoder decodes a watch frame and checks its syntax in one pass,
+// failing with wirecodec.ErrMalformedFrame, having decoded nothing, for a
+// malformed frame.
+type frameDecoder interface {
+	DecodeFrame(frame []byte, defaults *schema.GroupVersionKind, into runtime.Object) (runtime.Object, *schema.GroupVersionKind, error)
+}
+
 // Decode decodes the next frame into into as the stream serializer does.
 func (s *jsonEventStream) Decode(defaults *schema.GroupVersionKind, into runtime.Object) (runtime.Object, *schema.GroupVersionKind, error) {
 	for s.reference == nil {
 		frame, err := s.next()
-		switch {
-		case err != nil:
+		if err != nil {
 			return nil, nil, err
-		case frame == nil:
+		}
+		if frame == nil {
+			continue // handed to the reference
+		}
+		if fd, ok := s.decoder.(frameDecoder); ok && len(frame) <= maxFrameSize {
+			obj, gvk, err := fd.DecodeFrame(frame, defaults, into)
+			if err == wirecodec.ErrMalformedFrame {
+				s.useReference(nil)
+				continue
+			}
+			s.consume()
+			return obj, gvk, err
+		}
+		if lex.Validate(frame) != nil {
+			s.useReference(nil)
 			continue
-		case len(frame) > maxFrameSize:
+		}
+		s.consume()
+		if len(frame) > maxFrameSize {
 			return nil, nil, streaming.ErrObjectTooLarge
 		}
 		return s.decoder.Decode(frame, defaults, into)
@@ -93,12 +118,17 @@ func (s *jsonEventStream) Close() error {
 	return s.body.Close()
 }
 
-// next returns the next complete, well-formed frame, reading the body as
-// needed. It returns (nil, nil) when it handed the stream to the reference.
+// next returns the next complete frame, its braces balanced but its syntax
+// unchecked, reading the body as needed. The frame stays the stream's
+// first until consume; useReference hands the stream on from it. It
+// returns (nil, nil) when it handed the stream to the reference.
 func (s *jsonEventStream) next() ([]byte, error) {
 	for {
 		if s.frame.start < 0 {
-			i := wirecodec.SkipSpace(s.buf, s.start)
+			i := s.start
+			for i < len(s.buf) && isJSONSpace(s.buf[i]) {
+				i++
+			}
 			s.start = i
 			if i < len(s.buf) {
 				if s.buf[i] != '{' {
@@ -109,13 +139,7 @@ func (s *jsonEventStream) next() ([]byte, error) {
 			}
 		}
 		if s.frame.start >= 0 && s.frame.find(s.buf) {
-			frame := s.buf[s.frame.start:s.frame.pos]
-			if end, st := wirecodec.ScanValue(frame, 0, 0); st != wirecodec.Complete || end != len(frame) {
-				s.useReference(nil)
-				return nil, nil
-			}
-			s.start, s.frame = s.frame.pos, objectEnd{start: -1}
-			return frame, nil
+			return s.buf[s.frame.start:s.frame.pos], nil
 		}
 		if s.frame.start >= 0 && s.malformedSoFar() {
 			s.useReference(nil)
@@ -126,6 +150,14 @@ func (s *jsonEventStream) next() ([]byte, error) {
 		}
 	}
 }
+
+// consume drops the frame next returned.
+func (s *jsonEventStream) consume() {
+	s.start, s.frame = s.frame.pos, objectEnd{start: -1}
+}
+
+// isJSONSpace reports whether c is JSON whitespace.
+func isJSONSpace(c byte) bool { return c == ' ' || c == '\n' || c == '\r' || c == '\t' }
 
 // malformedSoFar checks the syntax of the partial frame each time it has
 // doubled in size (from minCheckedPrefix on), so that a malformed frame
@@ -138,8 +170,7 @@ func (s *jsonEventStream) malformedSoFar() bool {
 		return false
 	}
 	s.frame.checked = partial
-	_, st := wirecodec.ScanValue(s.buf[s.frame.start:], 0, 0)
-	return st == wirecodec.Invalid
+	return lex.Malformed(s.buf[s.frame.start:])
 }
 
 // read appends the next bytes of the body to buf, first moving the bytes
@@ -176,7 +207,7 @@ func (s *jsonEventStream) readFailed(err error) error {
 		return err
 	}
 	partial := s.buf[s.frame.start:]
-	if _, st := wirecodec.ScanValue(partial, 0, 0); st == wirecodec.Invalid {
+	if lex.Malformed(partial) {
 		s.useReference(err)
 		return nil
 	}

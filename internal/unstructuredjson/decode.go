@@ -6,7 +6,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
-	"github.com/kubeclient/client-go/internal/wirecodec"
+	"github.com/kubeclient/client-go/internal/jsondecode/lex"
 )
 
 // errGiveUp is returned for every input Decode does not decode; the caller
@@ -174,9 +174,9 @@ func (d *decoder) recordTypeMeta(rawName []byte, v any) {
 	case !plainASCII(rawName):
 		d.top.Plain = false
 		return
-	case wirecodec.ASCIIEqualFold(rawName, "apiversion"):
+	case lex.ASCIIEqualFold(rawName, "apiversion"):
 		field = &d.top.APIVersion
-	case wirecodec.ASCIIEqualFold(rawName, "kind"):
+	case lex.ASCIIEqualFold(rawName, "kind"):
 		field = &d.top.Kind
 	default:
 		return

@@ -1,0 +1,100 @@
+package lex
+
+// Index validates data as one JSON document and returns a lexer over it
+// holding the document's container index, so that a caller can look at
+// the document (its top-level members, say) and then decode it with
+// Decode without checking its syntax again. The error is ErrSyntax for
+// input Validate rejects. The caller must Release the lexer when done;
+// nothing read from it may be used after that.
+func Index(data []byte) (*Lexer, error) {
+	if len(data) > maxIndexed {
+		// Too long for a span's offsets: the lexer scans instead.
+		if err := Validate(data); err != nil {
+			return nil, err
+		}
+		return New(data, Default), nil
+	}
+	l := lexers.Get().(*Lexer)
+	l.reserveSpans(data)
+	if err := validate(data, &l.spans); err != nil {
+		l.release()
+		return nil, err
+	}
+	l.data, l.Interner = data, Default
+	return l, nil
+}
+
+// Release gives back a lexer that Index returned.
+func (l *Lexer) Release() {
+	if l.spans != nil {
+		l.release()
+	}
+}
+
+// Bytes returns the document the lexer reads.
+func (l *Lexer) Bytes() []byte { return l.data }
+
+// Rewind moves the lexer back to the start of its document.
+func (l *Lexer) Rewind() { l.pos, l.next = 0, 0 }
+
+// Decode decodes the whole document of l, from its start, into v with dec.
+// A nil v is refused, as the reference refuses it, without reading; a nil
+// l stands for a document Index rejected and gives ErrSyntax.
+func Decode[T any](l *Lexer, v *T, dec func(*Lexer, *T) error) error {
+	if v == nil {
+		return ErrMismatch
+	}
+	if l == nil {
+		return ErrSyntax
+	}
+	l.Rewind()
+	return dec(l, v)
+}
+
+// Member reads the next member of an object opened with OpenObject, up to
+// and including the colon, and returns its name as it stands between the
+// quotes. plain reports that the name has neither escapes nor bytes
+// outside ASCII, so that the raw name is the name. ok is false, the
+// closing brace consumed, when the object has no more members.
+func (l *Lexer) Member() (name []byte, plain, ok bool) {
+	l.skipSpace()
+	c := l.data[l.pos]
+	if c == ',' {
+		l.pos++
+		l.skipSpace()
+		c = l.data[l.pos]
+	}
+	if c == '}' {
+		l.pos++
+		return nil, false, false
+	}
+	name, _ = l.rawString()
+	l.skipSpace()
+	l.pos++ // ':'
+	return name, ASCIIPlain(name), true
+}
+
+// ASCIIPlain reports whether the raw string body b has neither escapes
+// nor non-ASCII bytes, so that its bytes are its value.
+func ASCIIPlain(b []byte) bool {
+	for _, c := range b {
+		if c == '\\' || c >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// ASCIIEqualFold reports whether name equals lower (all lower-case ASCII
+// letters) ignoring ASCII case.
+func ASCIIEqualFold(name []byte, lower string) bool {
+	if len(name) != len(lower) {
+		return false
+	}
+	for i, c := range name {
+		if c|0x20 != lower[i] {
+			return false
+		}
+	}
+	return true
+}
