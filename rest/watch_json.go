@@ -75,13 +75,13 @@ func newJSONEventStream(body io.ReadCloser, decoder runtime.Decoder) *jsonEventS
 // failing with wirecodec.ErrMalformedFrame, having decoded nothing, for a
 // malformed frame.
 type frameDecoder interface {
-	DecodeFrame(frame []byte, defaults *schema.GroupVersionKind, into runtime.Object) (runtime.Object, *schema.GroupVersionKind, error)
+	DecodeFrame(l *lex.Lexer, frame []byte, defaults *schema.GroupVersionKind, into runtime.Object) (runtime.Object, *schema.GroupVersionKind, error)
 }
 
 // Decode decodes the next frame into into as the stream serializer does.
 func (s *jsonEventStream) Decode(defaults *schema.GroupVersionKind, into runtime.Object) (runtime.Object, *schema.GroupVersionKind, error) {
 	for s.reference == nil {
-		frame, err := s.next()
+		frame, indexed, err := s.next()
 		if err != nil {
 			return nil, nil, err
 		}
@@ -89,7 +89,7 @@ func (s *jsonEventStream) Decode(defaults *schema.GroupVersionKind, into runtime
 			continue // handed to the reference
 		}
 		if fd, ok := s.decoder.(frameDecoder); ok && len(frame) <= maxFrameSize {
-			obj, gvk, err := fd.DecodeFrame(frame, defaults, into)
+			obj, gvk, err := fd.DecodeFrame(indexed, frame, defaults, into)
 			if err == wirecodec.ErrMalformedFrame {
 				s.useReference(nil)
 				continue
@@ -97,7 +97,9 @@ func (s *jsonEventStream) Decode(defaults *schema.GroupVersionKind, into runtime
 			s.consume()
 			return obj, gvk, err
 		}
-		if lex.Validate(frame) != nil {
+		if indexed != nil {
+			indexed.Release()
+		} else if lex.Validate(frame) != nil {
 			s.useReference(nil)
 			continue
 		}
@@ -118,11 +120,13 @@ func (s *jsonEventStream) Close() error {
 	return s.body.Close()
 }
 
-// next returns the next complete frame, its braces balanced but its syntax
-// unchecked, reading the body as needed. The frame stays the stream's
+// next returns the next complete frame, its braces balanced, reading the
+// body as needed. A frame that arrived whole in one read is validated and
+// indexed as it is found (indexed, to Release); the syntax of one that
+// did not is not checked yet (indexed nil). The frame stays the stream's
 // first until consume; useReference hands the stream on from it. It
-// returns (nil, nil) when it handed the stream to the reference.
-func (s *jsonEventStream) next() ([]byte, error) {
+// returns a nil frame when it handed the stream to the reference.
+func (s *jsonEventStream) next() (frame []byte, indexed *lex.Lexer, err error) {
 	for {
 		if s.frame.start < 0 {
 			i := s.start
@@ -133,20 +137,31 @@ func (s *jsonEventStream) next() ([]byte, error) {
 			if i < len(s.buf) {
 				if s.buf[i] != '{' {
 					s.useReference(nil)
-					return nil, nil
+					return nil, nil, nil
+				}
+				// Most frames are whole in the buffer: finding their end
+				// by validating them gives the index the decoder needs.
+				l, end, st := lex.IndexPrefix(s.buf[i:])
+				switch st {
+				case lex.Complete:
+					s.frame = objectEnd{start: i, pos: i + end}
+					return s.buf[i : i+end], l, nil
+				case lex.Invalid:
+					s.useReference(nil)
+					return nil, nil, nil
 				}
 				s.frame = objectEnd{start: i, pos: i}
 			}
 		}
 		if s.frame.start >= 0 && s.frame.find(s.buf) {
-			return s.buf[s.frame.start:s.frame.pos], nil
+			return s.buf[s.frame.start:s.frame.pos], nil, nil
 		}
 		if s.frame.start >= 0 && s.malformedSoFar() {
 			s.useReference(nil)
-			return nil, nil
+			return nil, nil, nil
 		}
 		if err := s.read(); err != nil {
-			return nil, s.readFailed(err)
+			return nil, nil, s.readFailed(err)
 		}
 	}
 }

@@ -57,12 +57,15 @@ func (s *JSONSerializer) Decode(data []byte, defaults *schema.GroupVersionKind, 
 	if !s.fastTarget(into) {
 		return s.ref.Decode(data, defaults, into)
 	}
-	l, err := lex.Index(data)
-	if err != nil {
-		return s.ref.Decode(data, defaults, into)
+	l := takeEventObject(data)
+	if l == nil {
+		var err error
+		if l, err = lex.Index(data); err != nil {
+			return s.ref.Decode(data, defaults, into)
+		}
 	}
 	defer l.Release()
-	return s.decodeIndexed(l, defaults, into)
+	return s.decodeIndexed(l, defaults, into, false)
 }
 
 // ErrMalformedFrame is DecodeFrame's answer for a frame with a syntax
@@ -73,17 +76,24 @@ var ErrMalformedFrame = errors.New("wirecodec: malformed JSON frame")
 // braces balance, as Decode does, checking its syntax once for the stream
 // and the decoding both. It fails with ErrMalformedFrame, having decoded
 // nothing, when the frame is malformed: the stream's framing reports
-// that, not the decoder.
-func (s *JSONSerializer) DecodeFrame(frame []byte, defaults *schema.GroupVersionKind, into runtime.Object) (runtime.Object, *schema.GroupVersionKind, error) {
-	l, err := lex.Index(frame)
-	if err != nil {
-		return nil, nil, ErrMalformedFrame
+// that, not the decoder. l, when not nil, is the frame already indexed by
+// lex.Index or lex.IndexPrefix; DecodeFrame releases it.
+//
+// Decoding into a WatchEvent, DecodeFrame leaves the index of the event's
+// object for the JSONSerializer that decodes event.Object.Raw next, which
+// must be passed to it unchanged (see eventobject.go).
+func (s *JSONSerializer) DecodeFrame(l *lex.Lexer, frame []byte, defaults *schema.GroupVersionKind, into runtime.Object) (runtime.Object, *schema.GroupVersionKind, error) {
+	if l == nil {
+		var err error
+		if l, err = lex.Index(frame); err != nil {
+			return nil, nil, ErrMalformedFrame
+		}
 	}
 	defer l.Release()
 	if !s.fastTarget(into) {
 		return s.ref.Decode(frame, defaults, into)
 	}
-	return s.decodeIndexed(l, defaults, into)
+	return s.decodeIndexed(l, defaults, into, true)
 }
 
 // fastTarget reports whether a fast path may decode into into: not for
@@ -97,9 +107,10 @@ func (s *JSONSerializer) fastTarget(into runtime.Object) bool {
 	return true
 }
 
-// decodeIndexed is Decode for the document of l, validated.
-func (s *JSONSerializer) decodeIndexed(l *lex.Lexer, defaults *schema.GroupVersionKind, into runtime.Object) (runtime.Object, *schema.GroupVersionKind, error) {
-	if event, ok := into.(*metav1.WatchEvent); ok && event != nil && defaults == nil && s.watchEventKind != nil && decodeWatchEvent(l, event) {
+// decodeIndexed is Decode for the document of l, validated; remember is
+// decodeWatchEvent's.
+func (s *JSONSerializer) decodeIndexed(l *lex.Lexer, defaults *schema.GroupVersionKind, into runtime.Object, remember bool) (runtime.Object, *schema.GroupVersionKind, error) {
+	if event, ok := into.(*metav1.WatchEvent); ok && event != nil && defaults == nil && s.watchEventKind != nil && decodeWatchEvent(l, event, remember) {
 		// With no apiVersion or kind in data and no defaults, the
 		// reference decodes into event under its first kind in typer.
 		gvk := *s.watchEventKind

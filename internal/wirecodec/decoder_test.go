@@ -188,7 +188,7 @@ func TestWatchEventMatchesReference(t *testing.T) {
 		frame := []byte(randomFrame(r))
 		for _, into := range []*metav1.WatchEvent{{}, {Type: "OLD", Object: runtime.RawExtension{Raw: make([]byte, 3, 64)}}} {
 			sameDecode(t, ref, fast, frame, nil, into)
-			if indexed(frame, func(l *lex.Lexer) bool { return decodeWatchEvent(l, into.DeepCopy()) }) {
+			if indexed(frame, func(l *lex.Lexer) bool { return decodeWatchEvent(l, into.DeepCopy(), false) }) {
 				fastHandled++
 			}
 		}

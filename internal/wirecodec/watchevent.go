@@ -17,14 +17,16 @@ import (
 // Members the reference ignores are skipped through the index. A null type
 // or object leaves the field as it was; any other object value is copied
 // into event.Object.Raw the way runtime.RawExtension's UnmarshalJSON copies
-// it, reusing the slice's storage.
-func decodeWatchEvent(l *lex.Lexer, event *metav1.WatchEvent) bool {
+// it, reusing the slice's storage; with remember, the object's index is
+// left for the decoder that decodes event.Object.Raw next (eventobject.go).
+func decodeWatchEvent(l *lex.Lexer, event *metav1.WatchEvent, remember bool) bool {
 	l.Rewind()
 	if l.Next() != '{' {
 		return false
 	}
 	l.OpenObject()
 	var eventType, object []byte
+	var objectStart int
 	var sawType, sawObject bool
 	for {
 		name, plain, more := l.Member()
@@ -52,7 +54,7 @@ func decodeWatchEvent(l *lex.Lexer, event *metav1.WatchEvent) bool {
 			}
 			sawObject = true
 			if value := l.Raw(); string(value) != "null" {
-				object = value
+				object, objectStart = value, l.Offset()-len(value)
 			}
 		default:
 			l.Skip()
@@ -63,6 +65,9 @@ func decodeWatchEvent(l *lex.Lexer, event *metav1.WatchEvent) bool {
 	}
 	if object != nil {
 		event.Object.Raw = append(event.Object.Raw[:0], object...)
+		if remember {
+			rememberEventObject(event.Object.Raw, l.Extract(objectStart, objectStart+len(object), event.Object.Raw))
+		}
 	}
 	return true
 }

@@ -1,5 +1,10 @@
 package lex
 
+import (
+	"cmp"
+	"slices"
+)
+
 // Index validates data as one JSON document and returns a lexer over it
 // holding the document's container index, so that a caller can look at
 // the document (its top-level members, say) and then decode it with
@@ -98,3 +103,63 @@ func ASCIIEqualFold(name []byte, lower string) bool {
 	}
 	return true
 }
+
+// Status is the outcome of IndexPrefix.
+type Status uint8
+
+const (
+	// Complete: data starts with a well-formed value.
+	Complete Status = iota
+	// Short: data ends inside the value with no error before its end.
+	Short
+	// Invalid: the value has a syntax error or nests too deep.
+	Invalid
+)
+
+// IndexPrefix validates and indexes the JSON value at the start of data
+// (leading whitespace allowed), ignoring what follows it. When it is
+// Complete it returns a lexer over data[:end], end being the offset after
+// the value, to Release as Index's; otherwise the lexer is nil.
+func IndexPrefix(data []byte) (l *Lexer, end int, st Status) {
+	if len(data) > maxIndexed {
+		data = data[:maxIndexed]
+	}
+	l = lexers.Get().(*Lexer)
+	l.reserveSpans(data)
+	v := validator{data: data, spans: &l.spans}
+	v.ws()
+	if !v.value(0) {
+		l.release()
+		if v.short {
+			return nil, 0, Short
+		}
+		return nil, 0, Invalid
+	}
+	l.data, l.Interner = data[:v.pos], Default
+	return l, v.pos, Complete
+}
+
+// Extract returns a lexer, to Release as Index's, over data: a copy of
+// the value l's document holds at [start, end), with that value's part of
+// the index, so that the copy is decoded without validating it again.
+func (l *Lexer) Extract(start, end int, data []byte) *Lexer {
+	if l.spans == nil {
+		return New(data, l.Interner) // scans instead
+	}
+	first, _ := slices.BinarySearchFunc(l.spans, int32(start), func(s span, start int32) int { return cmp.Compare(s.start, start) })
+	last := first
+	for last < len(l.spans) && int(l.spans[last].start) < end {
+		last++
+	}
+	sub := lexers.Get().(*Lexer)
+	sub.spans = append(sub.spans[:0], l.spans[first:last]...)
+	for i := range sub.spans {
+		sub.spans[i].start -= int32(start)
+		sub.spans[i].end -= int32(start)
+	}
+	sub.data, sub.Interner = data, l.Interner
+	return sub
+}
+
+// Offset returns the lexer's position in its document.
+func (l *Lexer) Offset() int { return l.pos }

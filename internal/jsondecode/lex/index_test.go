@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math/rand"
+	"slices"
 	"testing"
 
 	"github.com/kubeclient/client-go/internal/wirecodec/wiretest"
@@ -87,4 +88,89 @@ func compact(v []byte) string {
 		return "invalid: " + string(v)
 	}
 	return b.String()
+}
+
+// TestIndexPrefix checks IndexPrefix against encoding/json's stream
+// decoder on random documents, mutations of them and their prefixes, each
+// followed by more input: the same status (Invalid where the decoder
+// reports a syntax error), the same end, and the same index as Index
+// builds for the value alone.
+func TestIndexPrefix(t *testing.T) {
+	r := rand.New(rand.NewSource(3))
+	for range 5000 {
+		doc := wiretest.RandomJSON(r, 4)
+		if r.Intn(2) == 0 {
+			doc = wiretest.Mutate(r, doc)
+		}
+		data := []byte(doc + " " + wiretest.RandomJSON(r, 1))
+		for _, cut := range []int{len(data), r.Intn(len(data) + 1)} {
+			prefix := data[:cut]
+			l, end, st := IndexPrefix(prefix)
+			dec := json.NewDecoder(bytes.NewReader(prefix))
+			var raw json.RawMessage
+			err := dec.Decode(&raw)
+			switch {
+			case err == nil:
+				if st != Complete || int64(end) != dec.InputOffset() {
+					t.Fatalf("IndexPrefix(%q) = %d, %v; encoding/json decoded %d bytes", prefix, end, st, dec.InputOffset())
+				}
+				whole, err := Index(prefix[:end])
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !slices.Equal(l.spans, whole.spans) || !bytes.Equal(l.Bytes(), whole.Bytes()) {
+					t.Fatalf("IndexPrefix(%q): index differs from Index's", prefix)
+				}
+				whole.Release()
+				l.Release()
+			case referenceMalformed(prefix):
+				if st != Invalid || l != nil {
+					t.Fatalf("IndexPrefix(%q) = %v, encoding/json: %v", prefix, st, err)
+				}
+			default:
+				if st != Short || l != nil {
+					t.Fatalf("IndexPrefix(%q) = %v, encoding/json: %v", prefix, st, err)
+				}
+			}
+		}
+	}
+}
+
+// TestExtract checks that the lexer Extract makes over a copy of a value
+// holds the index Index builds for the copy, for every member value of
+// random objects.
+func TestExtract(t *testing.T) {
+	r := rand.New(rand.NewSource(4))
+	for range 3000 {
+		data := []byte(wiretest.RandomJSON(r, 5))
+		l, err := Index(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if l.Next() != '{' {
+			l.Release()
+			continue
+		}
+		l.OpenObject()
+		for {
+			_, _, ok := l.Member()
+			if !ok {
+				break
+			}
+			value := l.Raw()
+			end := l.Offset()
+			cp := bytes.Clone(value)
+			sub := l.Extract(end-len(value), end, cp)
+			want, err := Index(cp)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(sub.spans, want.spans) || !bytes.Equal(sub.Bytes(), cp) {
+				t.Fatalf("Extract of %q: index %v, Index's %v", value, sub.spans, want.spans)
+			}
+			sub.Release()
+			want.Release()
+		}
+		l.Release()
+	}
 }
