@@ -89,7 +89,7 @@ func (l *Lexer) Key() ([]byte, bool) {
 	raw, plain := l.rawString()
 	key := raw
 	if !plain {
-		l.scratch = appendUnquoted(l.scratch[:0], raw)
+		l.scratch = AppendUnquoted(l.scratch[:0], raw)
 		key = l.scratch
 	}
 	l.skipSpace()
