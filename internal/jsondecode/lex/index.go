@@ -62,21 +62,8 @@ func Decode[T any](l *Lexer, v *T, dec func(*Lexer, *T) error) error {
 // outside ASCII, so that the raw name is the name. ok is false, the
 // closing brace consumed, when the object has no more members.
 func (l *Lexer) Member() (name []byte, plain, ok bool) {
-	l.skipSpace()
-	c := l.data[l.pos]
-	if c == ',' {
-		l.pos++
-		l.skipSpace()
-		c = l.data[l.pos]
-	}
-	if c == '}' {
-		l.pos++
-		return nil, false, false
-	}
-	name, _ = l.rawString()
-	l.skipSpace()
-	l.pos++ // ':'
-	return name, ASCIIPlain(name), true
+	name, _, ok = l.rawKey()
+	return name, ok && ASCIIPlain(name), ok
 }
 
 // ASCIIPlain reports whether the raw string body b has neither escapes

@@ -16,11 +16,7 @@ import (
 func TestIndexMembers(t *testing.T) {
 	r := rand.New(rand.NewSource(2))
 	for range 5000 {
-		doc := wiretest.RandomJSON(r, 4)
-		if r.Intn(3) == 0 {
-			doc = wiretest.Mutate(r, doc)
-		}
-		data := []byte(doc)
+		data := []byte(randomDocument(r, 3))
 		l, err := Index(data)
 		if got, want := err == nil, json.Valid(data); got != want {
 			t.Fatalf("Index(%q) accepted %v, encoding/json %v", data, got, want)
@@ -98,11 +94,7 @@ func compact(v []byte) string {
 func TestIndexPrefix(t *testing.T) {
 	r := rand.New(rand.NewSource(3))
 	for range 5000 {
-		doc := wiretest.RandomJSON(r, 4)
-		if r.Intn(2) == 0 {
-			doc = wiretest.Mutate(r, doc)
-		}
-		data := []byte(doc + " " + wiretest.RandomJSON(r, 1))
+		data := []byte(randomDocument(r, 2) + " " + wiretest.RandomJSON(r, 1))
 		for _, cut := range []int{len(data), r.Intn(len(data) + 1)} {
 			prefix := data[:cut]
 			l, end, st := IndexPrefix(prefix)
@@ -173,4 +165,14 @@ func TestExtract(t *testing.T) {
 		}
 		l.Release()
 	}
+}
+
+// randomDocument returns a random JSON document, one in mutateOneIn of
+// them mutated, possibly into invalid JSON.
+func randomDocument(r *rand.Rand, mutateOneIn int) string {
+	doc := wiretest.RandomJSON(r, 4)
+	if r.Intn(mutateOneIn) == 0 {
+		doc = wiretest.Mutate(r, doc)
+	}
+	return doc
 }
