@@ -30,9 +30,14 @@ type indexedObject struct {
 	l   *lex.Lexer // its index
 }
 
-// rememberEventObject leaves l, the index of raw, for takeEventObject.
+// rememberEventObject leaves l, the index of raw, for takeEventObject,
+// releasing the index it replaces if nobody took it (the object went to
+// another decoder, an unstructured one say). Swap and takeEventObject's
+// CompareAndSwap give each index one owner.
 func rememberEventObject(raw []byte, l *lex.Lexer) {
-	eventObject.Store(&indexedObject{raw: raw, l: l})
+	if old := eventObject.Swap(&indexedObject{raw: raw, l: l}); old != nil {
+		old.l.Release()
+	}
 }
 
 // takeEventObject returns the index rememberEventObject left for data,
