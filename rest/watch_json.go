@@ -99,7 +99,7 @@ func (s *jsonEventStream) Decode(defaults *schema.GroupVersionKind, into runtime
 		}
 		if indexed != nil {
 			indexed.Release()
-		} else if lex.Validate(frame) != nil {
+		} else if !s.frame.valid && lex.Validate(frame) != nil {
 			s.useReference(nil)
 			continue
 		}
@@ -121,9 +121,9 @@ func (s *jsonEventStream) Close() error {
 }
 
 // next returns the next complete frame, its braces balanced, reading the
-// body as needed. A frame that arrived whole in one read is validated and
-// indexed as it is found (indexed, to Release); the syntax of one that
-// did not is not checked yet (indexed nil). The frame stays the stream's
+// body as needed. A frame that arrived whole in one read is validated as
+// it is found (frame.valid), and indexed for a frameDecoder (indexed, to
+// Release); the syntax of one that did not is not checked yet. The frame stays the stream's
 // first until consume; useReference hands the stream on from it. It
 // returns a nil frame when it handed the stream to the reference.
 func (s *jsonEventStream) next() (frame []byte, indexed *lex.Lexer, err error) {
@@ -140,11 +140,18 @@ func (s *jsonEventStream) next() (frame []byte, indexed *lex.Lexer, err error) {
 					return nil, nil, nil
 				}
 				// Most frames are whole in the buffer: finding their end
-				// by validating them gives the index the decoder needs.
-				l, end, st := lex.IndexPrefix(s.buf[i:])
+				// by validating them gives the index a frameDecoder uses.
+				var l *lex.Lexer
+				var end int
+				var st lex.Status
+				if _, ok := s.decoder.(frameDecoder); ok {
+					l, end, st = lex.IndexPrefix(s.buf[i:])
+				} else {
+					end, st = lex.ValidatePrefix(s.buf[i:])
+				}
 				switch st {
 				case lex.Complete:
-					s.frame = objectEnd{start: i, pos: i + end}
+					s.frame = objectEnd{start: i, pos: i + end, valid: true}
 					return s.buf[i : i+end], l, nil
 				case lex.Invalid:
 					s.useReference(nil)
@@ -272,7 +279,8 @@ type objectEnd struct {
 	depth    int
 	inString bool
 	escaped  bool
-	checked  int // size of the prefix last checked by malformedSoFar
+	checked  int  // size of the prefix last checked by malformedSoFar
+	valid    bool // the object closed is validated
 }
 
 // find looks at buf[pos:] and reports whether the object closed; pos is then

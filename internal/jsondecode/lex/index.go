@@ -113,17 +113,32 @@ func IndexPrefix(data []byte) (l *Lexer, end int, st Status) {
 	}
 	l = lexers.Get().(*Lexer)
 	l.reserveSpans(data)
-	v := validator{data: data, spans: &l.spans}
-	v.ws()
-	if !v.value(0) {
+	if end, st = prefix(data, &l.spans); st != Complete {
 		l.release()
-		if v.short {
-			return nil, 0, Short
-		}
-		return nil, 0, Invalid
+		return nil, end, st
 	}
-	l.data, l.Interner = data[:v.pos], Default
-	return l, v.pos, Complete
+	l.data, l.Interner = data[:end], Default
+	return l, end, Complete
+}
+
+// ValidatePrefix is IndexPrefix without the index, for a caller that only
+// needs to know where the value ends.
+func ValidatePrefix(data []byte) (end int, st Status) {
+	return prefix(data, nil)
+}
+
+// prefix validates the value at the start of data, recording its
+// containers into spans when not nil.
+func prefix(data []byte, spans *[]span) (int, Status) {
+	v := validator{data: data, spans: spans}
+	v.ws()
+	switch {
+	case v.value(0):
+		return v.pos, Complete
+	case v.short:
+		return 0, Short
+	}
+	return 0, Invalid
 }
 
 // Extract returns a lexer, to Release as Index's, over data: a copy of
