@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/serializer/json"
 	"k8s.io/apimachinery/pkg/runtime/serializer/streaming"
 
+	"github.com/kubeclient/client-go/internal/jsondecode/lex"
 	"github.com/kubeclient/client-go/internal/wirecodec"
 )
 
@@ -22,7 +23,9 @@ import (
 // framing and the cut detection in one read of the bytes: it follows the
 // braces and strings of the current object until it closes, checks the
 // frame's syntax once, and hands the frame, in place, to the stream
-// serializer. Frames, errors and the cut-mid-event error are those of the
+// serializer; a serializer with a DecodeFrame method (wirecodec's) checks
+// the syntax for the stream while it decodes, so that the frame is
+// validated and indexed once. Frames, errors and the cut-mid-event error are those of the
 // reference chain (cutDetectingBody, json.Framer, streaming.NewDecoder). On
 // anything but a stream of well-formed objects (a top-level value that is
 // not an object, a syntax error) the rest of the stream, starting at that
@@ -68,16 +71,40 @@ func newJSONEventStream(body io.ReadCloser, decoder runtime.Decoder) *jsonEventS
 	return &jsonEventStream{body: body, decoder: decoder, frame: objectEnd{start: -1}}
 }
 
+// frameDecoder decodes a watch frame and checks its syntax in one pass,
+// failing with wirecodec.ErrMalformedFrame, having decoded nothing, for a
+// malformed frame.
+type frameDecoder interface {
+	DecodeFrame(l *lex.Lexer, frame []byte, defaults *schema.GroupVersionKind, into runtime.Object) (runtime.Object, *schema.GroupVersionKind, error)
+}
+
 // Decode decodes the next frame into into as the stream serializer does.
 func (s *jsonEventStream) Decode(defaults *schema.GroupVersionKind, into runtime.Object) (runtime.Object, *schema.GroupVersionKind, error) {
 	for s.reference == nil {
-		frame, err := s.next()
-		switch {
-		case err != nil:
+		frame, indexed, err := s.next()
+		if err != nil {
 			return nil, nil, err
-		case frame == nil:
+		}
+		if frame == nil {
+			continue // handed to the reference
+		}
+		if fd, ok := s.decoder.(frameDecoder); ok && len(frame) <= maxFrameSize {
+			obj, gvk, err := fd.DecodeFrame(indexed, frame, defaults, into)
+			if err == wirecodec.ErrMalformedFrame {
+				s.useReference(nil)
+				continue
+			}
+			s.consume()
+			return obj, gvk, err
+		}
+		if indexed != nil {
+			indexed.Release()
+		} else if !s.frame.valid && lex.Validate(frame) != nil {
+			s.useReference(nil)
 			continue
-		case len(frame) > maxFrameSize:
+		}
+		s.consume()
+		if len(frame) > maxFrameSize {
 			return nil, nil, streaming.ErrObjectTooLarge
 		}
 		return s.decoder.Decode(frame, defaults, into)
@@ -93,39 +120,66 @@ func (s *jsonEventStream) Close() error {
 	return s.body.Close()
 }
 
-// next returns the next complete, well-formed frame, reading the body as
-// needed. It returns (nil, nil) when it handed the stream to the reference.
-func (s *jsonEventStream) next() ([]byte, error) {
+// next returns the next complete frame, its braces balanced, reading the
+// body as needed. A frame that arrived whole in one read is validated as
+// it is found (frame.valid), and indexed for a frameDecoder (indexed, to
+// Release); the syntax of one that did not is not checked yet. The frame stays the stream's
+// first until consume; useReference hands the stream on from it. It
+// returns a nil frame when it handed the stream to the reference.
+func (s *jsonEventStream) next() (frame []byte, indexed *lex.Lexer, err error) {
 	for {
 		if s.frame.start < 0 {
-			i := wirecodec.SkipSpace(s.buf, s.start)
+			i := s.start
+			for i < len(s.buf) && isJSONSpace(s.buf[i]) {
+				i++
+			}
 			s.start = i
 			if i < len(s.buf) {
 				if s.buf[i] != '{' {
 					s.useReference(nil)
-					return nil, nil
+					return nil, nil, nil
+				}
+				// Most frames are whole in the buffer: finding their end
+				// by validating them gives the index a frameDecoder uses.
+				var l *lex.Lexer
+				var end int
+				var st lex.Status
+				if _, ok := s.decoder.(frameDecoder); ok {
+					l, end, st = lex.IndexPrefix(s.buf[i:])
+				} else {
+					end, st = lex.ValidatePrefix(s.buf[i:])
+				}
+				switch st {
+				case lex.Complete:
+					s.frame = objectEnd{start: i, pos: i + end, valid: true}
+					return s.buf[i : i+end], l, nil
+				case lex.Invalid:
+					s.useReference(nil)
+					return nil, nil, nil
 				}
 				s.frame = objectEnd{start: i, pos: i}
 			}
 		}
 		if s.frame.start >= 0 && s.frame.find(s.buf) {
-			frame := s.buf[s.frame.start:s.frame.pos]
-			if end, st := wirecodec.ScanValue(frame, 0, 0); st != wirecodec.Complete || end != len(frame) {
-				s.useReference(nil)
-				return nil, nil
-			}
-			s.start, s.frame = s.frame.pos, objectEnd{start: -1}
-			return frame, nil
+			return s.buf[s.frame.start:s.frame.pos], nil, nil
 		}
 		if s.frame.start >= 0 && s.malformedSoFar() {
 			s.useReference(nil)
-			return nil, nil
+			return nil, nil, nil
 		}
 		if err := s.read(); err != nil {
-			return nil, s.readFailed(err)
+			return nil, nil, s.readFailed(err)
 		}
 	}
 }
+
+// consume drops the frame next returned.
+func (s *jsonEventStream) consume() {
+	s.start, s.frame = s.frame.pos, objectEnd{start: -1}
+}
+
+// isJSONSpace reports whether c is JSON whitespace.
+func isJSONSpace(c byte) bool { return c == ' ' || c == '\n' || c == '\r' || c == '\t' }
 
 // malformedSoFar checks the syntax of the partial frame each time it has
 // doubled in size (from minCheckedPrefix on), so that a malformed frame
@@ -138,8 +192,7 @@ func (s *jsonEventStream) malformedSoFar() bool {
 		return false
 	}
 	s.frame.checked = partial
-	_, st := wirecodec.ScanValue(s.buf[s.frame.start:], 0, 0)
-	return st == wirecodec.Invalid
+	return lex.Malformed(s.buf[s.frame.start:])
 }
 
 // read appends the next bytes of the body to buf, first moving the bytes
@@ -176,7 +229,7 @@ func (s *jsonEventStream) readFailed(err error) error {
 		return err
 	}
 	partial := s.buf[s.frame.start:]
-	if _, st := wirecodec.ScanValue(partial, 0, 0); st == wirecodec.Invalid {
+	if lex.Malformed(partial) {
 		s.useReference(err)
 		return nil
 	}
@@ -226,7 +279,8 @@ type objectEnd struct {
 	depth    int
 	inString bool
 	escaped  bool
-	checked  int // size of the prefix last checked by malformedSoFar
+	checked  int  // size of the prefix last checked by malformedSoFar
+	valid    bool // the object closed is validated
 }
 
 // find looks at buf[pos:] and reports whether the object closed; pos is then

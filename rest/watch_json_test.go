@@ -237,3 +237,27 @@ func TestWatchThroughWirecodecMatchesReference(t *testing.T) {
 		t.Fatalf("got %d events %+v\nwant %d %+v", len(got), got, len(want), want)
 	}
 }
+
+// TestJSONEventStreamSplitAtEveryByte delivers a stream of every frame and
+// one oddity in two reads split at each byte in turn, through the
+// wirecodec serializer's one-pass frame decoding, and compares with the
+// reference chain.
+func TestJSONEventStreamSplitAtEveryByte(t *testing.T) {
+	decoder := wirecodec.NewJSONSerializer(json.NewSerializerWithOptions(json.DefaultMetaFactory, testScheme, testScheme, json.SerializerOptions{}), testScheme, testScheme)
+	valid := strings.Join(streamFrames, "\n")
+	for _, stream := range []string{valid, valid + streamOddities[0] + streamFrames[0], valid + streamOddities[8]} {
+		for split := range len(stream) + 1 {
+			for _, end := range []error{io.EOF, io.ErrUnexpectedEOF} {
+				chunks := []int{max(split, 1), len(stream)}
+				if split == 0 {
+					chunks = []int{len(stream) + 1}
+				}
+				got := decodeAll(newJSONEventStream(&chunkedBody{data: []byte(stream), chunks: chunks, err: end}, decoder))
+				want := decodeAll(referenceEvents(&chunkedBody{data: []byte(stream), chunks: chunks, err: end}, decoder))
+				if !reflect.DeepEqual(got, want) {
+					t.Fatalf("%q split at %d, end %v:\ngot  %s\nwant %s", stream, split, end, describe(got), describe(want))
+				}
+			}
+		}
+	}
+}

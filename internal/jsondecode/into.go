@@ -1,6 +1,10 @@
 package jsondecode
 
-import "k8s.io/apimachinery/pkg/runtime"
+import (
+	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/kubeclient/client-go/internal/jsondecode/lex"
+)
 
 // Into decodes the JSON document data into obj as apimachinery's JSON
 // serializer (sigs.k8s.io/json, case-sensitive, non-strict) would.
@@ -12,5 +16,18 @@ import "k8s.io/apimachinery/pkg/runtime"
 // at the first value that does not fit having written only what the
 // reference also writes.
 func Into(data []byte, obj runtime.Object) (handled bool, err error) {
-	return decodeObject(data, obj)
+	l, err := lex.Index(data)
+	if err != nil {
+		// decodeObject reports lex.ErrSyntax for a type it handles.
+		return decodeObject(nil, obj)
+	}
+	defer l.Release()
+	return decodeObject(l, obj)
+}
+
+// IntoIndexed is Into for a document already validated and indexed by
+// lex.Index: it decodes l's document from its start, whatever was read
+// from l before.
+func IntoIndexed(l *lex.Lexer, obj runtime.Object) (handled bool, err error) {
+	return decodeObject(l, obj)
 }

@@ -3,10 +3,9 @@ package unstructuredjson
 import (
 	"errors"
 	"strconv"
-	"unicode/utf16"
 	"unicode/utf8"
 
-	"github.com/kubeclient/client-go/internal/wirecodec"
+	"github.com/kubeclient/client-go/internal/jsondecode/lex"
 )
 
 // errGiveUp is returned for every input Decode does not decode; the caller
@@ -174,9 +173,9 @@ func (d *decoder) recordTypeMeta(rawName []byte, v any) {
 	case !plainASCII(rawName):
 		d.top.Plain = false
 		return
-	case wirecodec.ASCIIEqualFold(rawName, "apiversion"):
+	case lex.ASCIIEqualFold(rawName, "apiversion"):
 		field = &d.top.APIVersion
-	case wirecodec.ASCIIEqualFold(rawName, "kind"):
+	case lex.ASCIIEqualFold(rawName, "kind"):
 		field = &d.top.Kind
 	default:
 		return
@@ -351,102 +350,13 @@ func (d *decoder) string() (string, bool) {
 }
 
 // stringSlow decodes a string literal from its first byte at start, d.i
-// being at its first escape or non-ASCII byte.
+// being at its first escape or non-ASCII byte, unquoting it as the typed
+// decoders do.
 func (d *decoder) stringSlow(start int) (string, bool) {
-	buf := make([]byte, d.i-start, d.i-start+32)
-	copy(buf, d.data[start:d.i])
-	for d.i < len(d.data) {
-		c := d.data[d.i]
-		switch {
-		case c == '"':
-			d.i++
-			return string(buf), true
-		case c < 0x20:
-			return "", false
-		case c < utf8.RuneSelf && c != '\\':
-			buf = append(buf, c)
-			d.i++
-		case c >= utf8.RuneSelf:
-			r, size := utf8.DecodeRune(d.data[d.i:])
-			buf = utf8.AppendRune(buf, r) // RuneError for invalid bytes, one at a time
-			d.i += size
-		default:
-			if d.i+1 >= len(d.data) {
-				return "", false
-			}
-			esc := d.data[d.i+1]
-			d.i += 2
-			switch esc {
-			case '"', '\\', '/':
-				buf = append(buf, esc)
-			case 'b':
-				buf = append(buf, '\b')
-			case 'f':
-				buf = append(buf, '\f')
-			case 'n':
-				buf = append(buf, '\n')
-			case 'r':
-				buf = append(buf, '\r')
-			case 't':
-				buf = append(buf, '\t')
-			case 'u':
-				r, ok := d.hex4()
-				if !ok {
-					return "", false
-				}
-				if utf16.IsSurrogate(r) {
-					// A surrogate counts only with its pair right after it.
-					if low, ok := d.peekEscapedRune(); ok {
-						if pair := utf16.DecodeRune(r, low); pair != utf8.RuneError {
-							d.i += 6
-							r = pair
-						} else {
-							r = utf8.RuneError
-						}
-					} else {
-						r = utf8.RuneError
-					}
-				}
-				buf = utf8.AppendRune(buf, r)
-			default:
-				return "", false
-			}
-		}
+	end, ok := lex.StringEnd(d.data, start-1)
+	if !ok {
+		return "", false
 	}
-	return "", false
-}
-
-// hex4 reads the 4 hex digits of a \u escape at d.i.
-func (d *decoder) hex4() (rune, bool) {
-	if len(d.data)-d.i < 4 {
-		return 0, false
-	}
-	var r rune
-	for _, c := range d.data[d.i : d.i+4] {
-		switch {
-		case '0' <= c && c <= '9':
-			c -= '0'
-		case 'a' <= c && c <= 'f':
-			c = c - 'a' + 10
-		case 'A' <= c && c <= 'F':
-			c = c - 'A' + 10
-		default:
-			return 0, false
-		}
-		r = r<<4 | rune(c)
-	}
-	d.i += 4
-	return r, true
-}
-
-// peekEscapedRune returns the rune of a \u escape at d.i without consuming it.
-func (d *decoder) peekEscapedRune() (rune, bool) {
-	if len(d.data)-d.i < 6 || d.data[d.i] != '\\' || d.data[d.i+1] != 'u' {
-		return 0, false
-	}
-	saved := d.i
-	d.i += 2
-	r, ok := d.hex4()
-	d.i = saved
-	return r, ok
+	d.i = end
+	return string(lex.AppendUnquoted(make([]byte, 0, end-start), d.data[start:end-1])), true
 }

@@ -1,6 +1,7 @@
 package wirecodec
 
 import (
+	"errors"
 	"io"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -8,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/kubeclient/client-go/internal/jsondecode"
+	"github.com/kubeclient/client-go/internal/jsondecode/lex"
 )
 
 // JSONSerializer is apimachinery's non-strict JSON serializer with a faster
@@ -23,8 +25,9 @@ type JSONSerializer struct {
 	ref     runtime.Serializer
 	typer   runtime.ObjectTyper
 	creater runtime.ObjectCreater
-	// into is the generated decoder (jsondecode.Into outside tests).
-	into func(data []byte, obj runtime.Object) (handled bool, err error)
+	// into is the generated decoder (jsondecode.IntoIndexed outside
+	// tests), reading a document lex.Index validated.
+	into func(l *lex.Lexer, obj runtime.Object) (handled bool, err error)
 	// watchEventKind is the kind WatchEvent has in typer, when it has one.
 	watchEventKind *schema.GroupVersionKind
 	kinds          kindCache
@@ -36,7 +39,7 @@ var _ runtime.Serializer = &JSONSerializer{}
 // apimachinery's JSON serializer built with json.DefaultMetaFactory, typer
 // and creater, not strict, not YAML.
 func NewJSONSerializer(ref runtime.Serializer, typer runtime.ObjectTyper, creater runtime.ObjectCreater) *JSONSerializer {
-	s := &JSONSerializer{ref: ref, typer: typer, creater: creater, into: jsondecode.Into}
+	s := &JSONSerializer{ref: ref, typer: typer, creater: creater, into: jsondecode.IntoIndexed}
 	if kinds, _, err := typer.ObjectKinds(&metav1.WatchEvent{}); err == nil {
 		s.watchEventKind = &kinds[0]
 	}
@@ -51,28 +54,80 @@ func (s *JSONSerializer) Identifier() runtime.Identifier { return s.ref.Identifi
 
 // Decode decodes data as the reference does.
 func (s *JSONSerializer) Decode(data []byte, defaults *schema.GroupVersionKind, into runtime.Object) (runtime.Object, *schema.GroupVersionKind, error) {
-	if event, ok := into.(*metav1.WatchEvent); ok && event != nil && defaults == nil && s.watchEventKind != nil && decodeWatchEvent(data, event) {
+	if !s.fastTarget(into) {
+		return s.ref.Decode(data, defaults, into)
+	}
+	l := takeEventObject(data)
+	if l == nil {
+		var err error
+		if l, err = lex.Index(data); err != nil {
+			return s.ref.Decode(data, defaults, into)
+		}
+	}
+	defer l.Release()
+	return s.decodeIndexed(l, defaults, into, false)
+}
+
+// ErrMalformedFrame is DecodeFrame's answer for a frame with a syntax
+// error.
+var ErrMalformedFrame = errors.New("wirecodec: malformed JSON frame")
+
+// DecodeFrame decodes a frame of a JSON watch stream, an object whose
+// braces balance, as Decode does, checking its syntax once for the stream
+// and the decoding both. It fails with ErrMalformedFrame, having decoded
+// nothing, when the frame is malformed: the stream's framing reports
+// that, not the decoder. l, when not nil, is the frame already indexed by
+// lex.Index or lex.IndexPrefix; DecodeFrame releases it.
+//
+// Decoding into a WatchEvent, DecodeFrame leaves the index of the event's
+// object for the JSONSerializer that decodes event.Object.Raw next, which
+// must be passed to it unchanged (see eventobject.go).
+func (s *JSONSerializer) DecodeFrame(l *lex.Lexer, frame []byte, defaults *schema.GroupVersionKind, into runtime.Object) (runtime.Object, *schema.GroupVersionKind, error) {
+	if l == nil {
+		var err error
+		if l, err = lex.Index(frame); err != nil {
+			return nil, nil, ErrMalformedFrame
+		}
+	}
+	defer l.Release()
+	if !s.fastTarget(into) {
+		return s.ref.Decode(frame, defaults, into)
+	}
+	return s.decodeIndexed(l, defaults, into, true)
+}
+
+// fastTarget reports whether a fast path may decode into into: not for
+// runtime.Unknown and unstructured targets, which the reference fills
+// from the raw bytes.
+func (s *JSONSerializer) fastTarget(into runtime.Object) bool {
+	switch into.(type) {
+	case *runtime.Unknown, runtime.Unstructured:
+		return false
+	}
+	return true
+}
+
+// decodeIndexed is Decode for the document of l, validated; remember is
+// decodeWatchEvent's.
+func (s *JSONSerializer) decodeIndexed(l *lex.Lexer, defaults *schema.GroupVersionKind, into runtime.Object, remember bool) (runtime.Object, *schema.GroupVersionKind, error) {
+	if event, ok := into.(*metav1.WatchEvent); ok && event != nil && defaults == nil && s.watchEventKind != nil && decodeWatchEvent(l, event, remember) {
 		// With no apiVersion or kind in data and no defaults, the
 		// reference decodes into event under its first kind in typer.
 		gvk := *s.watchEventKind
 		return event, &gvk, nil
 	}
-	if obj, actual, ok := s.decodeFast(data, defaults, into); ok {
+	if obj, actual, ok := s.decodeFast(l, defaults, into); ok {
 		return obj, actual, nil
 	}
-	return s.ref.Decode(data, defaults, into)
+	return s.ref.Decode(l.Bytes(), defaults, into)
 }
 
 // decodeFast is the reference's decoding for the common case: a typed
 // target known to the typer, or none. ok is false when the reference must
 // decode; into is then untouched, or left for the reference to overwrite
 // as the generated decoder guarantees.
-func (s *JSONSerializer) decodeFast(data []byte, defaults *schema.GroupVersionKind, into runtime.Object) (obj runtime.Object, actual *schema.GroupVersionKind, ok bool) {
-	switch into.(type) {
-	case *runtime.Unknown, runtime.Unstructured:
-		return nil, nil, false
-	}
-	apiVersion, kind, ok := peekTypeMeta(data)
+func (s *JSONSerializer) decodeFast(l *lex.Lexer, defaults *schema.GroupVersionKind, into runtime.Object) (obj runtime.Object, actual *schema.GroupVersionKind, ok bool) {
+	apiVersion, kind, ok := peekTypeMeta(l)
 	if !ok {
 		return nil, nil, false
 	}
@@ -98,7 +153,7 @@ func (s *JSONSerializer) decodeFast(data []byte, defaults *schema.GroupVersionKi
 	if err != nil {
 		return nil, nil, false
 	}
-	if handled, err := s.into(data, obj); !handled || err != nil {
+	if handled, err := s.into(l, obj); !handled || err != nil {
 		return nil, nil, false
 	}
 	return obj, &gvk, true

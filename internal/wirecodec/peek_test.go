@@ -7,6 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/runtime/serializer/json"
 
+	"github.com/kubeclient/client-go/internal/jsondecode/lex"
 	"github.com/kubeclient/client-go/internal/wirecodec/wiretest"
 )
 
@@ -14,7 +15,11 @@ import (
 // apimachinery's meta factory; giving up is always allowed.
 func checkPeek(t *testing.T, data string) (ok bool) {
 	t.Helper()
-	apiVersionRaw, kindRaw, ok := peekTypeMeta([]byte(data))
+	var apiVersionRaw, kindRaw []byte
+	indexed([]byte(data), func(l *lex.Lexer) bool {
+		apiVersionRaw, kindRaw, ok = peekTypeMeta(l)
+		return ok
+	})
 	apiVersion, kind := string(apiVersionRaw), string(kindRaw)
 	if !ok {
 		return false

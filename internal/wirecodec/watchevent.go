@@ -3,57 +3,71 @@ package wirecodec
 import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/watch"
+
+	"github.com/kubeclient/client-go/internal/jsondecode/lex"
 )
 
-// decodeWatchEvent decodes the JSON frame of a watch stream into event as
-// the reference does when the frame is an object with at most one "type"
-// member (a plain string or null), at most one "object" member, no member
-// that encoding/json could take for apiVersion or kind, and no escaped or
-// non-ASCII member name. It reports false, leaving event untouched, for
-// any other frame, malformed ones included.
+// decodeWatchEvent decodes the JSON frame of a watch stream, validated and
+// indexed in l, into event as the reference does when the frame is an
+// object with at most one "type" member (a plain string or null), at most
+// one "object" member, no member that encoding/json could take for
+// apiVersion or kind, and no escaped or non-ASCII member name. It reports
+// false, leaving event untouched, for any other frame.
 //
-// Members the reference ignores are checked for syntax and skipped. A null
-// type or object leaves the field as it was; any other object value is
-// copied into event.Object.Raw the way runtime.RawExtension's UnmarshalJSON
-// copies it, reusing the slice's storage.
-func decodeWatchEvent(frame []byte, event *metav1.WatchEvent) bool {
+// Members the reference ignores are skipped through the index. A null type
+// or object leaves the field as it was; any other object value is copied
+// into event.Object.Raw the way runtime.RawExtension's UnmarshalJSON copies
+// it, reusing the slice's storage; with remember, the object's index is
+// left for the decoder that decodes event.Object.Raw next (eventobject.go).
+func decodeWatchEvent(l *lex.Lexer, event *metav1.WatchEvent, remember bool) bool {
+	l.Rewind()
+	if l.Next() != '{' {
+		return false
+	}
+	l.OpenObject()
 	var eventType, object []byte
+	var objectStart int
 	var sawType, sawObject bool
-	plain := true
-	end, st := ScanObject(frame, 0, func(m Member) {
+	for {
+		name, plain, more := l.Member()
+		if !more {
+			break
+		}
 		switch {
-		case m.Flags != 0 || ASCIIEqualFold(m.Name, "apiversion") || ASCIIEqualFold(m.Name, "kind"):
-			plain = false
-		case string(m.Name) == "type":
+		case !plain || lex.ASCIIEqualFold(name, "apiversion") || lex.ASCIIEqualFold(name, "kind"):
+			return false
+		case string(name) == "type":
 			if sawType {
-				plain = false
+				return false
 			}
 			sawType = true
-			switch {
-			case string(m.Value) == "null":
-			case m.Value[0] == '"' && plainString(m.Value):
-				eventType = m.Value[1 : len(m.Value)-1]
+			switch value := l.Raw(); {
+			case string(value) == "null":
+			case value[0] == '"' && lex.ASCIIPlain(value[1:len(value)-1]):
+				eventType = value[1 : len(value)-1]
 			default:
-				plain = false
+				return false
 			}
-		case string(m.Name) == "object":
+		case string(name) == "object":
 			if sawObject {
-				plain = false
+				return false
 			}
 			sawObject = true
-			if string(m.Value) != "null" {
-				object = m.Value
+			if value := l.Raw(); string(value) != "null" {
+				object, objectStart = value, l.Offset()-len(value)
 			}
+		default:
+			l.Skip()
 		}
-	})
-	if !plain || st != Complete || skipSpace(frame, end) != len(frame) {
-		return false
 	}
 	if eventType != nil {
 		event.Type = eventTypeString(eventType)
 	}
 	if object != nil {
 		event.Object.Raw = append(event.Object.Raw[:0], object...)
+		if remember {
+			rememberEventObject(event.Object.Raw, l.Extract(objectStart, objectStart+len(object), event.Object.Raw))
+		}
 	}
 	return true
 }

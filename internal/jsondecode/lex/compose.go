@@ -188,20 +188,11 @@ func Top[T any](data []byte, v *T, dec func(*Lexer, *T) error) error {
 	if v == nil {
 		return ErrMismatch
 	}
-	if len(data) > maxIndexed {
-		// Too long for a span's offsets: the lexer scans instead.
-		if err := Validate(data); err != nil {
-			return err
-		}
-		return dec(New(data, Default), v)
-	}
-	l := lexers.Get().(*Lexer)
-	defer l.release()
-	l.reserveSpans(data)
-	if err := validate(data, &l.spans); err != nil {
+	l, err := Index(data)
+	if err != nil {
 		return err
 	}
-	l.data, l.Interner = data, Default
+	defer l.Release()
 	return dec(l, v)
 }
 

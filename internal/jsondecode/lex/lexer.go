@@ -75,6 +75,17 @@ func (l *Lexer) OpenArray() { l.pos++ }
 // object has no more members. The key is unescaped as encoding/json does
 // and is valid until the next call.
 func (l *Lexer) Key() ([]byte, bool) {
+	raw, plain, ok := l.rawKey()
+	if !ok || plain {
+		return raw, ok
+	}
+	l.scratch = AppendUnquoted(l.scratch[:0], raw)
+	return l.scratch, true
+}
+
+// rawKey reads the next key of an object as Key does and returns it as it
+// stands between the quotes, with rawString's plain.
+func (l *Lexer) rawKey() (raw []byte, plain, ok bool) {
 	l.skipSpace()
 	c := l.data[l.pos]
 	if c == ',' {
@@ -84,17 +95,12 @@ func (l *Lexer) Key() ([]byte, bool) {
 	}
 	if c == '}' {
 		l.pos++
-		return nil, false
+		return nil, false, false
 	}
-	raw, plain := l.rawString()
-	key := raw
-	if !plain {
-		l.scratch = appendUnquoted(l.scratch[:0], raw)
-		key = l.scratch
-	}
+	raw, plain = l.rawString()
 	l.skipSpace()
 	l.pos++ // ':'
-	return key, true
+	return raw, plain, true
 }
 
 // More reports whether the array opened with OpenArray has another

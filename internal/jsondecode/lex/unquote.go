@@ -5,11 +5,11 @@ import (
 	"unicode/utf8"
 )
 
-// appendUnquoted appends the string the JSON string body raw (validated,
+// AppendUnquoted appends the string the JSON string body raw (validated,
 // without quotes) denotes, as encoding/json unquotes it: escapes resolved,
 // an invalid UTF-16 surrogate (lone or badly paired) and every byte of
 // invalid UTF-8 replaced by U+FFFD.
-func appendUnquoted(dst, raw []byte) []byte {
+func AppendUnquoted(dst, raw []byte) []byte {
 	for r := 0; r < len(raw); {
 		c := raw[r]
 		switch {
@@ -70,4 +70,15 @@ func hex4(h []byte) rune {
 		r = r<<4 | rune(c)
 	}
 	return r
+}
+
+// StringEnd checks the string literal whose opening quote is at data[i]
+// as encoding/json's scanner does and returns the offset after its
+// closing quote; ok is false when it is malformed or cut short.
+func StringEnd(data []byte, i int) (end int, ok bool) {
+	v := validator{data: data, pos: i}
+	if !v.str() {
+		return 0, false
+	}
+	return v.pos, true
 }

@@ -19,6 +19,16 @@ func Validate(data []byte) error {
 	return validate(data, nil)
 }
 
+// Malformed reports whether data, the beginning of a JSON value (leading
+// whitespace allowed), already has a syntax error, or nests deeper than
+// encoding/json allows, before its first value ends; input that is merely
+// cut short, or one complete value followed by anything, is not malformed.
+func Malformed(data []byte) bool {
+	v := validator{data: data}
+	v.ws()
+	return !v.value(0) && !v.short
+}
+
 // validate is Validate recording the containers into spans when not nil.
 func validate(data []byte, spans *[]span) error {
 	v := validator{data: data, spans: spans}
@@ -39,6 +49,9 @@ type validator struct {
 	// spans, when not nil, receives every object and array in document
 	// order, so the lexer can skip and size them without rescanning.
 	spans *[]span
+	// short is set when validation failed only because data ended: more
+	// input could still make it well formed.
+	short bool
 }
 
 // span is one object or array of a validated document: where it starts
@@ -77,9 +90,15 @@ func (v *validator) ws() {
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
+// end reports false for input that ends at v.pos, noting that it is short.
+func (v *validator) end() bool {
+	v.short = true
+	return false
+}
+
 func (v *validator) value(depth int) bool {
 	if v.pos >= len(v.data) {
-		return false
+		return v.end()
 	}
 	switch c := v.data[v.pos]; {
 	case c == '{':
@@ -101,7 +120,13 @@ func (v *validator) value(depth int) bool {
 }
 
 func (v *validator) literal(lit string) bool {
-	if len(v.data)-v.pos < len(lit) || string(v.data[v.pos:v.pos+len(lit)]) != lit {
+	if rest := v.data[v.pos:]; len(rest) < len(lit) {
+		if string(rest) == lit[:len(rest)] {
+			return v.end()
+		}
+		return false
+	}
+	if string(v.data[v.pos:v.pos+len(lit)]) != lit {
 		return false
 	}
 	v.pos += len(lit)
@@ -115,17 +140,26 @@ func (v *validator) object(depth int) bool {
 	rec := v.open()
 	v.pos++ // '{'
 	v.ws()
-	if v.pos < len(v.data) && v.data[v.pos] == '}' {
+	if v.pos >= len(v.data) {
+		return v.end()
+	}
+	if v.data[v.pos] == '}' {
 		v.pos++
 		v.close(rec, 0)
 		return true
 	}
 	for n := 1; ; n++ {
-		if v.pos >= len(v.data) || v.data[v.pos] != '"' || !v.str() {
+		if v.pos >= len(v.data) {
+			return v.end()
+		}
+		if v.data[v.pos] != '"' || !v.str() {
 			return false
 		}
 		v.ws()
-		if v.pos >= len(v.data) || v.data[v.pos] != ':' {
+		if v.pos >= len(v.data) {
+			return v.end()
+		}
+		if v.data[v.pos] != ':' {
 			return false
 		}
 		v.pos++
@@ -135,7 +169,7 @@ func (v *validator) object(depth int) bool {
 		}
 		v.ws()
 		if v.pos >= len(v.data) {
-			return false
+			return v.end()
 		}
 		switch v.data[v.pos] {
 		case ',':
@@ -158,7 +192,10 @@ func (v *validator) array(depth int) bool {
 	rec := v.open()
 	v.pos++ // '['
 	v.ws()
-	if v.pos < len(v.data) && v.data[v.pos] == ']' {
+	if v.pos >= len(v.data) {
+		return v.end()
+	}
+	if v.data[v.pos] == ']' {
 		v.pos++
 		v.close(rec, 0)
 		return true
@@ -169,7 +206,7 @@ func (v *validator) array(depth int) bool {
 		}
 		v.ws()
 		if v.pos >= len(v.data) {
-			return false
+			return v.end()
 		}
 		switch v.data[v.pos] {
 		case ',':
@@ -194,7 +231,7 @@ func (v *validator) str() bool {
 	for i < len(d) {
 		i += validLen(d, i)
 		if i >= len(d) {
-			return false
+			return v.end()
 		}
 		switch d[i] {
 		case '"':
@@ -202,17 +239,17 @@ func (v *validator) str() bool {
 			return true
 		case '\\':
 			if i+1 >= len(d) {
-				return false
+				return v.end()
 			}
 			switch d[i+1] {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 				i += 2
 			case 'u':
-				if i+6 > len(d) {
-					return false
-				}
-				for _, h := range d[i+2 : i+6] {
-					if !isHex(h) {
+				for k := i + 2; k < i+6; k++ {
+					if k >= len(d) {
+						return v.end()
+					}
+					if !isHex(d[k]) {
 						return false
 					}
 				}
@@ -224,7 +261,7 @@ func (v *validator) str() bool {
 			return false
 		}
 	}
-	return false
+	return v.end()
 }
 
 func isHex(c byte) bool {
@@ -241,7 +278,7 @@ func (v *validator) number() bool {
 		i++
 	}
 	if i >= len(d) {
-		return false
+		return v.end()
 	}
 	if d[i] == '0' {
 		i++
@@ -254,7 +291,10 @@ func (v *validator) number() bool {
 	}
 	if i < len(d) && d[i] == '.' {
 		i++
-		if i >= len(d) || !isDigit(d[i]) {
+		if i >= len(d) {
+			return v.end()
+		}
+		if !isDigit(d[i]) {
 			return false
 		}
 		for i < len(d) && isDigit(d[i]) {
@@ -266,7 +306,10 @@ func (v *validator) number() bool {
 		if i < len(d) && (d[i] == '+' || d[i] == '-') {
 			i++
 		}
-		if i >= len(d) || !isDigit(d[i]) {
+		if i >= len(d) {
+			return v.end()
+		}
+		if !isDigit(d[i]) {
 			return false
 		}
 		for i < len(d) && isDigit(d[i]) {

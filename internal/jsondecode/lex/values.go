@@ -12,7 +12,7 @@ func (l *Lexer) str() []byte {
 	if plain {
 		return raw
 	}
-	l.scratch = appendUnquoted(l.scratch[:0], raw)
+	l.scratch = AppendUnquoted(l.scratch[:0], raw)
 	return l.scratch
 }
 

@@ -156,10 +156,10 @@ func (g *generator) objectSwitch(f *gofile.File, roots []*model.Type) {
 	g.f = f
 	lex := f.Import(g.opts.RuntimePath)
 	rt := f.Import("k8s.io/apimachinery/pkg/runtime")
-	f.Printf("// decodeObject decodes data into obj when obj's type has a generated\n// decoder, reporting whether it has.\n")
-	f.Printf("func decodeObject(data []byte, obj %s.Object) (bool, error) {\n\tswitch o := obj.(type) {\n", rt)
+	f.Printf("// decodeObject decodes the document of l into obj when obj's type has a\n// generated decoder, reporting whether it has.\n")
+	f.Printf("func decodeObject(l *%s.Lexer, obj %s.Object) (bool, error) {\n\tswitch o := obj.(type) {\n", lex, rt)
 	for _, t := range roots {
-		f.Printf("\tcase *%s:\n\t\treturn true, %s.Top(data, o, %s)\n", g.typeName(t), lex, funcName(t))
+		f.Printf("\tcase *%s:\n\t\treturn true, %s.Decode(l, o, %s)\n", g.typeName(t), lex, funcName(t))
 	}
 	f.Printf("\t}\n\treturn false, nil\n}\n\n")
 	f.Printf("// generatedTypes returns a new value of every type decodeObject handles.\n")
