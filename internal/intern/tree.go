@@ -12,19 +12,24 @@ func uniqueKey(k string) bool {
 	return false
 }
 
-// shareTree interns the keys and string values of an unstructured object
-// in place; every entry is written again, with the table's key.
+// shareTree interns the string values of an unstructured object in place,
+// and the keys of the entries it writes again: those whose value it
+// replaced (a string, a shared fieldsV1 tree). Entries holding maps,
+// lists, numbers or unique strings are not written: a map store per key
+// cost more than the decoder's keys, read into the process-wide table
+// already, would save.
 func (s *Sharer) shareTree(m map[string]interface{}) {
 	for k, v := range m {
+		changed := false
 		switch x := v.(type) {
 		case string:
 			if !uniqueKey(k) {
-				v = s.Boxed.Intern(v)
+				v, changed = s.Boxed.Intern(v), true
 			}
 		case map[string]interface{}:
 			if k == "fieldsV1" && s.Trees != nil {
 				if shared, ok := s.Trees.Find(x); ok {
-					v = shared
+					v, changed = shared, true
 					break
 				}
 				// Only a tree that is final may be seen by others.
@@ -36,7 +41,9 @@ func (s *Sharer) shareTree(m map[string]interface{}) {
 		case []interface{}:
 			s.shareList(x)
 		}
-		m[s.str(k)] = v
+		if changed {
+			m[s.str(k)] = v
+		}
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
+	"github.com/kubeclient/client-go/internal/intern"
 	"github.com/kubeclient/client-go/internal/jsondecode/lex"
 )
 
@@ -56,13 +57,16 @@ type decoder struct {
 	data []byte
 	i    int
 	top  TypeMeta
-	// names holds member names already decoded, by a hash of their bytes,
-	// so that a name repeated in the document (every item of a list has
-	// "metadata", "name", ...) is allocated once.
-	names [256]string
 }
 
-// maxSharedName is the longest member name names holds.
+// memberNames is the process-wide string table member names are read
+// into: a name repeated in the document or across documents (every item
+// of a list has "metadata", "name", ...) is allocated once, and an
+// informer's cache finds it interned already.
+var memberNames = intern.SharedStrings()
+
+// maxSharedName is the longest member name read through memberNames
+// without the general string reader.
 const maxSharedName = 40
 
 func (d *decoder) skipSpace() {
@@ -315,17 +319,8 @@ func (d *decoder) name() (string, bool) {
 	if end >= len(d.data) || d.data[end] != '"' {
 		return d.string()
 	}
-	raw := d.data[start:end]
-	h := uint32(len(raw))
-	for _, c := range raw {
-		h = h*31 + uint32(c)
-	}
-	slot := &d.names[h%uint32(len(d.names))]
-	if *slot != string(raw) {
-		*slot = string(raw)
-	}
 	d.i = end + 1
-	return *slot, true
+	return memberNames.FromBytes(d.data[start:end]), true
 }
 
 // string decodes the string literal opening at d.i.
