@@ -11,6 +11,8 @@ import (
 
 	"k8s.io/apimachinery/pkg/runtime"
 	kjson "sigs.k8s.io/json"
+
+	"github.com/kubeclient/client-go/internal/apifill"
 )
 
 // rounds is the number of random objects per type: a few in a normal run,
@@ -75,7 +77,7 @@ func TestIntoMatchesReferenceOnRandomObjects(t *testing.T) {
 			for round := range rounds() {
 				seed := int64(i*100003 + round)
 				obj := newOf(proto)
-				newFiller(seed).Fill(obj)
+				apifill.NewFiller(seed).Fill(obj)
 				data, err := json.Marshal(obj)
 				if err != nil {
 					t.Fatal(err)
@@ -83,7 +85,7 @@ func TestIntoMatchesReferenceOnRandomObjects(t *testing.T) {
 				check(t, data, newOf(proto))
 				// Into a populated object: merge semantics.
 				prev := newOf(proto)
-				newFiller(seed + 7).Fill(prev)
+				apifill.NewFiller(seed + 7).Fill(prev)
 				check(t, data, prev)
 			}
 		})
@@ -97,14 +99,14 @@ func TestIntoMatchesReferenceOnMutatedInput(t *testing.T) {
 			r := rand.New(rand.NewSource(int64(i)))
 			for round := range rounds() {
 				obj := newOf(proto)
-				newFiller(int64(i*7919 + round)).Fill(obj)
+				apifill.NewFiller(int64(i*7919 + round)).Fill(obj)
 				data, err := json.Marshal(obj)
 				if err != nil {
 					t.Fatal(err)
 				}
 				doc := mustParseNode(data)
 				prev := newOf(proto)
-				newFiller(int64(round)).Fill(prev)
+				apifill.NewFiller(int64(round)).Fill(prev)
 				for range 4 {
 					m := mutate(r, doc)
 					check(t, []byte(m), newOf(proto))

@@ -8,6 +8,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/kubeclient/client-go/internal/apifill"
 )
 
 // FuzzInto feeds arbitrary bytes to Into (plus the reference fallback) and
@@ -35,7 +37,7 @@ func FuzzInto(f *testing.F) {
 	populated := make([]runtime.Object, len(protos))
 	for i, proto := range protos {
 		populated[i] = proto()
-		newFiller(int64(i)).NumElements(0, 2).MaxDepth(6).Fill(populated[i])
+		apifill.NewFiller(int64(i)).NumElements(0, 2).MaxDepth(6).Fill(populated[i])
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for i, proto := range protos {

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/kubeclient/client-go/internal/apifill"
 )
 
 // message is what the generated k8s.io/api types implement.
@@ -116,7 +118,7 @@ func TestDifferentialRandom(t *testing.T) {
 		typ := reflect.TypeOf(proto).Elem()
 		t.Run(typ.String(), func(t *testing.T) {
 			for i := 0; i < n; i++ {
-				f := newFiller(int64(ti*100003 + i))
+				f := apifill.NewFiller(int64(ti*100003 + i))
 				src := reflect.New(typ).Interface().(message)
 				f.Fill(src)
 				data, err := src.Marshal()
@@ -143,7 +145,7 @@ func TestDifferentialCorrupted(t *testing.T) {
 		t.Run(typ.String(), func(t *testing.T) {
 			r := rand.New(rand.NewSource(int64(ti)))
 			for i := 0; i < n; i++ {
-				f := newFiller(int64(ti*7919 + i))
+				f := apifill.NewFiller(int64(ti*7919 + i))
 				src := reflect.New(typ).Interface().(message)
 				f.Fill(src)
 				data, err := src.Marshal()

@@ -7,6 +7,8 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/kubeclient/client-go/internal/apifill"
 )
 
 // key returns a field key.
@@ -80,7 +82,7 @@ func TestEdgeCases(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			typ := reflect.TypeOf(tt.obj).Elem()
 			populated := reflect.New(typ).Interface().(message)
-			newFiller(1).Fill(populated)
+			apifill.NewFiller(1).Fill(populated)
 			compare(t, tt.data, typ, populated, tt.name)
 		})
 	}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"reflect"
 	"testing"
+
+	"github.com/kubeclient/client-go/internal/apifill"
 )
 
 // FuzzInto decodes arbitrary bytes as every generated type with Into (plus
@@ -15,7 +17,7 @@ func FuzzInto(f *testing.F) {
 	types := generatedTypes()
 	for i, proto := range types {
 		src := reflect.New(reflect.TypeOf(proto).Elem()).Interface().(message)
-		newFiller(int64(i)).Fill(src)
+		apifill.NewFiller(int64(i)).Fill(src)
 		data, err := src.Marshal()
 		if err != nil {
 			f.Fatal(err)

@@ -1,4 +1,7 @@
-package jsondecode
+// Package apifill fills API objects with random values chosen to reach a
+// decoder's edge cases. It is imported by the differential tests of the
+// generated decoders (internal/jsondecode, internal/protodecode) only.
+package apifill
 
 import (
 	"fmt"
@@ -14,11 +17,11 @@ import (
 	"sigs.k8s.io/randfill"
 )
 
-// newFiller returns a filler that sets every field, with values chosen to
+// NewFiller returns a filler that sets every field, with values chosen to
 // reach the decoders' edge cases: unicode and escapes in strings, empty and
 // nil collections, extreme integers, quantities in every format, times,
 // raw extensions and int-or-strings of both kinds.
-func newFiller(seed int64) *randfill.Filler {
+func NewFiller(seed int64) *randfill.Filler {
 	return randfill.NewWithSeed(seed).NilChance(0.25).NumElements(0, 3).MaxDepth(12).Funcs(
 		func(s *string, c randfill.Continue) { *s = randomString(c.Rand) },
 		func(n *int64, c randfill.Continue) {
