@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/kubeclient/client-go/hack/codegen/internal/decoderoots"
 	"github.com/kubeclient/client-go/hack/codegen/internal/gofile"
 	"github.com/kubeclient/client-go/hack/codegen/internal/layout"
 	"github.com/kubeclient/client-go/hack/codegen/internal/model"
@@ -95,31 +96,7 @@ type generator struct {
 }
 
 func (g *generator) roots() ([]*model.Type, error) {
-	var out []*model.Type
-	for _, r := range g.opts.Roots {
-		pkgPath, typeName := r, ""
-		if i := strings.LastIndex(r, "."); i > strings.LastIndex(r, "/") {
-			pkgPath, typeName = r[:i], r[i+1:]
-		}
-		p := g.u.Packages[pkgPath]
-		if p == nil {
-			return nil, fmt.Errorf("jsondecode: package %s was not loaded (add it to the inputs)", pkgPath)
-		}
-		if typeName != "" {
-			t := p.Types[typeName]
-			if t == nil || t.Kind != model.KindStruct {
-				return nil, fmt.Errorf("jsondecode: %s is not a struct type", r)
-			}
-			out = append(out, t)
-			continue
-		}
-		for _, t := range p.SortedTypes() {
-			if t.Kind == model.KindStruct && !t.Alias && t.Methods["DeepCopyObject"] {
-				out = append(out, t)
-			}
-		}
-	}
-	return out, nil
+	return decoderoots.Resolve(g.u, g.opts.Roots, "jsondecode", nil)
 }
 
 func (g *generator) enqueue(t *model.Type) {
@@ -130,13 +107,7 @@ func (g *generator) enqueue(t *model.Type) {
 }
 
 // ident is the identifier part for a package: corev1, metav1, resource.
-func ident(pkgPath string) string {
-	base := path.Base(pkgPath)
-	if len(base) > 1 && base[0] == 'v' && base[1] >= '0' && base[1] <= '9' {
-		base = path.Base(path.Dir(pkgPath)) + base
-	}
-	return strings.NewReplacer("-", "", ".", "", "_", "").Replace(base)
-}
+func ident(pkgPath string) string { return decoderoots.Ident(pkgPath) }
 
 func funcName(t *model.Type) string {
 	id := ident(t.Package.Path)
