@@ -22,7 +22,7 @@ type Sharer struct {
 	// Boxed interns strings held in interfaces (the values of
 	// unstructured objects), so that a shared string costs no new box.
 	// It must not be nil.
-	Boxed *Table[any]
+	Boxed *BoxedStrings
 	// Fields dedups the raw sets of managed fields (FieldsV1). Nil means
 	// no sharing.
 	Fields *Table[[]byte]
@@ -49,7 +49,7 @@ const (
 var sharedStrings = NewStrings(stringSlots, maxStringLen)
 
 // SharedStrings returns the process-wide string table, which every Sharer
-// from NewSharer uses. A decoder that interns strings as it reads them
+// from NewSharer uses (with the process-wide SharedBoxedStrings). A decoder that interns strings as it reads them
 // should use it too: the cache then finds those strings interned already.
 func SharedStrings() *Strings { return sharedStrings }
 
@@ -57,7 +57,7 @@ func SharedStrings() *Strings { return sharedStrings }
 // tables of the default sizes; shareAll adds the tables for byte slices
 // and maps.
 func NewSharer(shareAll bool) *Sharer {
-	s := &Sharer{Strings: sharedStrings, Boxed: newBoxedStrings(stringSlots, maxStringLen)}
+	s := &Sharer{Strings: sharedStrings, Boxed: sharedBoxed}
 	if shareAll {
 		s.Fields = NewBytes(fieldsSlots, maxFieldsLen)
 		s.ResourceLists = newResourceLists(resourceListSlots)

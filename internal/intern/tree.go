@@ -1,10 +1,9 @@
 package intern
 
-import "hash/maphash"
-
-// uniqueKey tells whether the values of key k in unstructured objects
-// are as good as unique to an object; see uniqueFields.
-func uniqueKey(k string) bool {
+// UniqueKey tells whether the values of member k in unstructured objects
+// are as good as unique to an object, so that sharing them would only
+// evict shared values from the tables; see uniqueFields.
+func UniqueKey(k string) bool {
 	switch k {
 	case "uid", "resourceVersion", "containerID", "podIP", "ip", "selfLink":
 		return true
@@ -23,7 +22,7 @@ func (s *Sharer) shareTree(m map[string]interface{}) {
 		changed := false
 		switch x := v.(type) {
 		case string:
-			if !uniqueKey(k) {
+			if !UniqueKey(k) {
 				v, changed = s.Boxed.Intern(v), true
 			}
 		case map[string]interface{}:
@@ -58,17 +57,4 @@ func (s *Sharer) shareList(list []interface{}) {
 			s.shareList(x)
 		}
 	}
-}
-
-// newBoxedStrings returns a table of strings held in interfaces: a hit
-// returns the interface the table holds, whose box is then shared too.
-func newBoxedStrings(slots, maxLen int) *Table[any] {
-	seed := maphash.MakeSeed()
-	return NewTable(slots, func(v any) (uint64, bool) {
-		s, ok := v.(string)
-		if !ok || len(s) == 0 || len(s) > maxLen {
-			return 0, false
-		}
-		return maphash.String(seed, s), true
-	}, func(a, b any) bool { return a.(string) == b.(string) })
 }

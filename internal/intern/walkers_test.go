@@ -17,7 +17,7 @@ import (
 func bigSharer() *Sharer {
 	s := NewSharer(true)
 	s.Strings = NewStrings(1<<20, 1<<20)
-	s.Boxed = newBoxedStrings(1<<10, 1<<10)
+	s.Boxed = NewBoxedStrings(1<<10, 1<<10)
 	s.Fields = NewBytes(1<<16, 1<<20)
 	s.ResourceLists = newResourceLists(1 << 16)
 	return s

@@ -3,6 +3,7 @@ package unstructuredjson
 import (
 	"errors"
 	"strconv"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/kubeclient/client-go/internal/intern"
@@ -38,6 +39,12 @@ type TypeMeta struct {
 // reference decoder must be used.
 func Decode(data []byte) (map[string]any, TypeMeta, error) {
 	d := decoder{data: data, top: TypeMeta{Plain: true}}
+	if p := pending.Get(); p != nil {
+		d.pendingValues = p.(*pendingValues)
+	} else {
+		d.pendingValues = new(pendingValues)
+	}
+	defer d.release()
 	d.skipSpace()
 	if d.i >= len(d.data) || d.data[d.i] != '{' {
 		return nil, TypeMeta{}, errGiveUp
@@ -57,6 +64,37 @@ type decoder struct {
 	data []byte
 	i    int
 	top  TypeMeta
+	*pendingValues
+}
+
+// pendingValues holds what the decoder has read of the objects and arrays
+// still open, innermost last: an object's map and an array's slice are
+// made when they close, of their exact size, so that neither grows while
+// it is filled. One decoder owns it from Decode's start to its end.
+type pendingValues struct {
+	members  []member
+	elements []any
+}
+
+// member is a member of an open object.
+type member struct {
+	name  string
+	value any
+}
+
+// pending keeps the pendingValues of finished decodes, empty, for the
+// next ones.
+var pending sync.Pool
+
+// release gives the decoder's pendingValues back to pending, dropping
+// what a failed decode left in them.
+func (d *decoder) release() {
+	p := d.pendingValues
+	clear(p.members)
+	clear(p.elements)
+	p.members, p.elements = p.members[:0], p.elements[:0]
+	d.pendingValues = nil
+	pending.Put(p)
 }
 
 // memberNames is the process-wide string table member names are read
@@ -81,8 +119,10 @@ func (d *decoder) skipSpace() {
 }
 
 // value decodes the value at d.i, at nesting level depth when it is an
-// object or array.
-func (d *decoder) value(depth int) (any, bool) {
+// object or array. A string is read through the process-wide table of
+// boxed strings when shared is true, the value of a member whose values
+// are not unique to an object.
+func (d *decoder) value(depth int, shared bool) (any, bool) {
 	d.skipSpace()
 	if d.i >= len(d.data) {
 		return nil, false
@@ -95,6 +135,9 @@ func (d *decoder) value(depth int) (any, bool) {
 		a, ok := d.array(depth)
 		return a, ok
 	case c == '"':
+		if shared {
+			return d.sharedString()
+		}
 		s, ok := d.string()
 		return s, ok
 	case c == '-' || '0' <= c && c <= '9':
@@ -118,18 +161,19 @@ func (d *decoder) literal(word string) bool {
 }
 
 // object decodes the object opening at d.i; at depth 1 it also records the
-// TypeMeta.
+// TypeMeta. Its members are read onto d.members, then moved into a map
+// sized for them; of duplicate names the last, stored last, wins.
 func (d *decoder) object(depth int) (map[string]any, bool) {
 	if depth > maxDepth {
 		return nil, false
 	}
 	d.i++
-	m := make(map[string]any)
 	d.skipSpace()
 	if d.i < len(d.data) && d.data[d.i] == '}' {
 		d.i++
-		return m, true
+		return make(map[string]any), true
 	}
+	base := len(d.members)
 	for {
 		d.skipSpace()
 		if d.i >= len(d.data) || d.data[d.i] != '"' {
@@ -146,11 +190,11 @@ func (d *decoder) object(depth int) (map[string]any, bool) {
 			return nil, false
 		}
 		d.i++
-		v, ok := d.value(depth + 1)
+		v, ok := d.value(depth+1, !intern.UniqueKey(name))
 		if !ok {
 			return nil, false
 		}
-		m[name] = v
+		d.members = append(d.members, member{name, v})
 		if depth == 1 {
 			d.recordTypeMeta(rawName, v)
 		}
@@ -163,6 +207,13 @@ func (d *decoder) object(depth int) (map[string]any, bool) {
 			d.i++
 		case '}':
 			d.i++
+			members := d.members[base:]
+			m := make(map[string]any, len(members))
+			for _, mb := range members {
+				m[mb.name] = mb.value
+			}
+			clear(members)
+			d.members = d.members[:base]
 			return m, true
 		default:
 			return nil, false
@@ -202,23 +253,25 @@ func plainASCII(b []byte) bool {
 	return true
 }
 
+// array decodes the array opening at d.i. Its elements are read onto
+// d.elements, then copied into a slice of their number.
 func (d *decoder) array(depth int) ([]any, bool) {
 	if depth > maxDepth {
 		return nil, false
 	}
 	d.i++
-	a := make([]any, 0)
 	d.skipSpace()
 	if d.i < len(d.data) && d.data[d.i] == ']' {
 		d.i++
-		return a, true
+		return make([]any, 0), true
 	}
+	base := len(d.elements)
 	for {
-		v, ok := d.value(depth + 1)
+		v, ok := d.value(depth+1, true)
 		if !ok {
 			return nil, false
 		}
-		a = append(a, v)
+		d.elements = append(d.elements, v)
 		d.skipSpace()
 		if d.i >= len(d.data) {
 			return nil, false
@@ -228,6 +281,11 @@ func (d *decoder) array(depth int) ([]any, bool) {
 			d.i++
 		case ']':
 			d.i++
+			elements := d.elements[base:]
+			a := make([]any, len(elements))
+			copy(a, elements)
+			clear(elements)
+			d.elements = d.elements[:base]
 			return a, true
 		default:
 			return nil, false
@@ -342,6 +400,29 @@ func (d *decoder) string() (string, bool) {
 		d.i++
 	}
 	return "", false
+}
+
+// stringValues is the process-wide table of boxed strings values are read
+// into, so that a value repeated across documents (an image, a label, a
+// namespace) is allocated once, box included, and an informer's cache
+// finds it shared already.
+var stringValues = intern.SharedBoxedStrings()
+
+// sharedString decodes the string literal opening at d.i into an
+// interface, the table's when the literal is plain ASCII without escapes.
+func (d *decoder) sharedString() (any, bool) {
+	start := d.i + 1
+	for end := start; end < len(d.data); end++ {
+		switch c := d.data[end]; {
+		case c == '"':
+			d.i = end + 1
+			return stringValues.FromBytes(d.data[start:end]), true
+		case c == '\\' || c < 0x20 || c >= utf8.RuneSelf:
+			s, ok := d.string()
+			return s, ok
+		}
+	}
+	return nil, false
 }
 
 // stringSlow decodes a string literal from its first byte at start, d.i

@@ -2,9 +2,11 @@ package unstructuredjson
 
 import (
 	stdjson "encoding/json"
+	"fmt"
 	"math/rand"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 
 	"k8s.io/apimachinery/pkg/runtime/serializer/json"
@@ -88,6 +90,49 @@ func TestDecodeTable(t *testing.T) {
 	} {
 		checkDecode(t, []byte(doc))
 	}
+}
+
+// TestDecodePendingValuesReused decodes documents one after the other, each
+// after a failed one that left members and elements pending, and objects
+// wide enough (more than a map's first group) for the sizing from the
+// pending members to matter, duplicates included.
+func TestDecodePendingValuesReused(t *testing.T) {
+	var wide strings.Builder
+	wide.WriteString(`{`)
+	for i := range 40 {
+		fmt.Fprintf(&wide, `"k%d":[%d,"v%d",{"n":%d}],`, i%30, i, i, i)
+	}
+	wide.WriteString(`"last":{}}`)
+	for _, doc := range []string{
+		`{"a":[1,{"b":[2,{"c":"x"`,
+		wide.String(),
+		`{"a":[1,2,3,{"x":1,"y":[4,5`,
+		`{"a":[1,2,3],"b":{"c":[],"d":{"e":[{"f":1},{"f":2,"f":3}]}},"a":[4]}`,
+		`{"uid":"u-1","resourceVersion":"9","name":"n","labels":{"app":"web","uid":"x"},"x":["a","a"]}`,
+		`{"a":"` + strings.Repeat("long", 200) + `","b":["` + strings.Repeat("y", 600) + `"]}`,
+	} {
+		checkDecode(t, []byte(doc))
+	}
+}
+
+// TestDecodeConcurrent is for -race: decoders running at once share the
+// process-wide tables and the pool of pending values.
+func TestDecodeConcurrent(t *testing.T) {
+	pod, err := stdjson.Marshal(wiretest.Pod("web"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 20 {
+				checkDecode(t, pod)
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 func TestDecodeDepthLimit(t *testing.T) {
