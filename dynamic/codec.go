@@ -44,6 +44,22 @@ func (unstructuredCreater) New(gvk schema.GroupVersionKind) (runtime.Object, err
 	return u, nil
 }
 
+// metaKinds are the kind names metaScheme creates as Go types, in any
+// group version (some are unversioned).
+var metaKinds = func() map[string]bool {
+	kinds := map[string]bool{}
+	for gvk := range metaScheme.AllKnownTypes() {
+		kinds[gvk.Kind] = true
+	}
+	return kinds
+}()
+
+// CreatesUnstructured tells unstructuredjson that New makes gvk a new
+// Unstructured: gvk is no kind of metaScheme.
+func (unstructuredCreater) CreatesUnstructured(gvk schema.GroupVersionKind) bool {
+	return !metaKinds[gvk.Kind]
+}
+
 // wireSerializers is the runtime.NegotiatedSerializer of the dynamic
 // client: JSON always, CBOR when the ClientsAllowCBOR gate is on.
 type wireSerializers struct {

@@ -24,6 +24,15 @@ type Serializer struct {
 
 var _ runtime.Serializer = &Serializer{}
 
+// UnstructuredKinds may be implemented by the creater of a Serializer
+// that can tell, without creating anything, that it creates kind gvk as a
+// new Unstructured carrying gvk: the decoder then makes the Unstructured
+// around the content itself instead of creating one to replace its
+// content.
+type UnstructuredKinds interface {
+	CreatesUnstructured(gvk schema.GroupVersionKind) bool
+}
+
 // NewSerializer puts the fast decoder in front of ref, apimachinery's JSON
 // serializer built with json.DefaultMetaFactory and creater, not strict,
 // not YAML.
@@ -82,6 +91,13 @@ func (s *Serializer) decodeFast(data []byte, defaults *schema.GroupVersionKind, 
 	}
 	if gvk.Kind == "" || gvk.Version == "" {
 		return nil, nil, false
+	}
+	if kinds, ok := s.creater.(UnstructuredKinds); ok && kinds.CreatesUnstructured(gvk) {
+		u := &unstructured.Unstructured{Object: content}
+		if u.GroupVersionKind().Kind == "" {
+			return nil, nil, false
+		}
+		return u, &gvk, true
 	}
 	obj, err := s.creater.New(gvk)
 	if err != nil {

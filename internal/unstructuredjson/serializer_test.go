@@ -36,6 +36,19 @@ func (creater) New(gvk schema.GroupVersionKind) (runtime.Object, error) {
 	return u, nil
 }
 
+// kindsCreater is creater telling which kinds it creates as Unstructured,
+// as the dynamic client's does: the fast path then skips New for them.
+type kindsCreater struct{ creater }
+
+func (kindsCreater) CreatesUnstructured(gvk schema.GroupVersionKind) bool {
+	for known := range metaScheme.AllKnownTypes() {
+		if known.Kind == gvk.Kind {
+			return false
+		}
+	}
+	return true
+}
+
 func sameDecode(t *testing.T, ref, fast runtime.Decoder, data []byte, defaults *schema.GroupVersionKind, into runtime.Object) {
 	t.Helper()
 	var refInto, fastInto runtime.Object
@@ -57,7 +70,14 @@ func sameDecode(t *testing.T, ref, fast runtime.Decoder, data []byte, defaults *
 
 func TestSerializerMatchesReference(t *testing.T) {
 	ref := json.NewSerializerWithOptions(json.DefaultMetaFactory, creater{}, metaScheme, json.SerializerOptions{})
-	fast := NewSerializer(ref, creater{})
+	for _, c := range []runtime.ObjectCreater{creater{}, kindsCreater{}} {
+		t.Run(fmt.Sprintf("%T", c), func(t *testing.T) {
+			serializerMatchesReference(t, ref, NewSerializer(ref, c))
+		})
+	}
+}
+
+func serializerMatchesReference(t *testing.T, ref, fast runtime.Decoder) {
 	pod, err := stdjson.Marshal(wiretest.Pod("web"))
 	if err != nil {
 		t.Fatal(err)
@@ -75,6 +95,7 @@ func TestSerializerMatchesReference(t *testing.T) {
 		`{"kind":"List","apiVersion":"v1"}`,
 		`{"apiVersion":"v1","items":[]}`,
 		`{"kind":"Status","apiVersion":"v1","status":"Failure","code":410}`,
+		`{"kind":"Status","apiVersion":"example.com/v1","status":"Failure"}`,
 		`{"kind":"Widget","apiVersion":"example.com/v1","spec":{"n":1.5,"m":12}}`,
 		`{"kind":"Widget","apiVersion":"a/b/c"}`,
 		`{"kind":"Widget","APIVERSION":"v1","apiVersion":"a/b/c"}`,
