@@ -16,6 +16,7 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/klog/v2"
 
+	"github.com/kubeclient/client-go/internal/wirecodec"
 	restwatch "github.com/kubeclient/client-go/rest/watch"
 )
 
@@ -327,6 +328,7 @@ func (r *Request) newStreamWatcher(ctx context.Context, resp *http.Response) (wa
 		resp.Body.Close()
 		return nil, err
 	}
+	objectDecoder = wirecodec.ForContext(ctx, objectDecoder)
 	handleWarnings(ctx, resp.Header, r.warningHandler)
 
 	var events streaming.Decoder

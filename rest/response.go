@@ -15,6 +15,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/klog/v2"
+
+	"github.com/kubeclient/client-go/internal/wirecodec"
 )
 
 // transformResponse reads resp and turns it into a Result: the body, the
@@ -56,6 +58,7 @@ func (r *Request) transformResponse(ctx context.Context, resp *http.Response, re
 		}
 		if r.contentConfig.Negotiator != nil {
 			decoder, err = r.contentConfig.Negotiator.Decoder(mediaType, params)
+			decoder = wirecodec.ForContext(ctx, decoder)
 		} else {
 			err = runtime.NegotiateError{ContentType: mediaType}
 		}

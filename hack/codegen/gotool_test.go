@@ -14,9 +14,10 @@ import (
 // the generated code), `go get -tool` the generator, `go tool codegen` with
 // the default, k8s.io/code-generator-compatible layout, then build and test.
 // The module is not published, so the scratch go.mod replaces it with this
-// checkout, and GOPROXY=off keeps go get from asking the proxy about it (every
-// other module the scratch module needs is one of the library's, already in
-// the module cache once the library has been built).
+// checkout, and GOPROXY=off keeps go get from asking the proxy about it. The
+// later steps use the environment's proxy: they may need the go.mod of a
+// module version the library's build never downloaded (a requirement of a
+// requirement), which a fresh module cache lacks.
 func TestGoToolInUserModule(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and tests a scratch module")
@@ -38,17 +39,23 @@ func TestGoToolInUserModule(t *testing.T) {
 	}
 	writeTestFile(t, filepath.Join(dir, "go.sum"), string(sum))
 
+	offline := false
 	run := func(args ...string) {
 		t.Helper()
 		cmd := exec.Command("go", args...)
 		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod", "GOPROXY=off")
+		cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
+		if offline {
+			cmd.Env = append(cmd.Env, "GOPROXY=off")
+		}
 		out, err := cmd.CombinedOutput()
 		if err != nil {
 			t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
 		}
 	}
+	offline = true
 	run("get", "-tool", "github.com/kubeclient/client-go/hack/codegen")
+	offline = false
 	run("tool", "codegen",
 		"-module", "example.com/widgets/generated",
 		"-output-dir", "generated",

@@ -11,6 +11,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/kubeclient/client-go/internal/apifill"
+	"github.com/kubeclient/client-go/internal/intern"
+	"github.com/kubeclient/client-go/internal/protodecode/wire"
 )
 
 // message is what the generated k8s.io/api types implement.
@@ -28,11 +30,11 @@ func reference(data []byte, obj message) error {
 	return obj.Unmarshal(data)
 }
 
-// ours decodes data as internal/wirecodec does: reset, Into, and on error
-// reset and the type's own Unmarshal.
-func ours(t testing.TB, data []byte, obj message) error {
+// ours decodes data as internal/wirecodec does: reset, IntoSharing with
+// share (nil: Into), and on error reset and the type's own Unmarshal.
+func ours(t testing.TB, data []byte, obj message, share *wire.Sharing) error {
 	obj.Reset()
-	handled, err := Into(data, obj)
+	handled, err := IntoSharing(data, obj, share)
 	if !handled {
 		t.Fatalf("%T: no generated decoder", obj)
 	}
@@ -65,16 +67,24 @@ func compare(t testing.TB, data []byte, typ reflect.Type, populated message, wha
 	t.Helper()
 	want := reflect.New(typ).Interface().(message)
 	wantErr := reference(data, want)
+	// Each decode runs without and with sharing; the second with sharing
+	// finds what the first kept.
 	for i, got := range []message{reflect.New(typ).Interface().(message), populated} {
-		gotErr := ours(t, data, got)
-		if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
-			t.Fatalf("%s %v (into %d): error %v, reference %v", what, typ, i, gotErr, wantErr)
-		}
-		if !reflect.DeepEqual(got, want) {
-			t.Fatalf("%s %v (into %d): objects differ\n%s", what, typ, i, diff(want, got))
+		for _, share := range []*wire.Sharing{nil, testSharing, testSharing} {
+			gotErr := ours(t, data, got, share)
+			if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
+				t.Fatalf("%s %v (into %d, sharing %v): error %v, reference %v", what, typ, i, share != nil, gotErr, wantErr)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("%s %v (into %d, sharing %v): objects differ\n%s", what, typ, i, share != nil, diff(want, got))
+			}
 		}
 	}
 }
+
+// testSharing is the Sharing of the differential tests: small tables, so
+// that values also get evicted.
+var testSharing = wire.NewSharing(intern.NewBytes(64, 16<<10))
 
 // diff names the first differing field path.
 func diff(a, b any) string {

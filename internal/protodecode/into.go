@@ -1,6 +1,10 @@
 package protodecode
 
-import "k8s.io/apimachinery/pkg/runtime"
+import (
+	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/kubeclient/client-go/internal/protodecode/wire"
+)
 
 // Into decodes the protobuf message data (the Raw of a runtime.Unknown
 // envelope) into obj, which must have been reset. handled is false when
@@ -8,5 +12,17 @@ import "k8s.io/apimachinery/pkg/runtime"
 // When err != nil, obj is partly decoded: the caller resets it and decodes
 // with obj's own Unmarshal, which yields the reference's result.
 func Into(data []byte, obj runtime.Object) (handled bool, err error) {
-	return decodeObject(data, obj)
+	return decodeObject(wire.NewReader(data), obj)
+}
+
+// IntoSharing is Into for an object nobody will write into (one going
+// into an informer's cache): with s not nil, parts of it equal to those
+// of objects decoded before are shared with them (see wire.Sharing).
+// Once decoded, obj is s.Decoded.
+func IntoSharing(data []byte, obj runtime.Object, s *wire.Sharing) (handled bool, err error) {
+	handled, err = decodeObject(wire.NewSharingReader(data, s), obj)
+	if handled && err == nil && s != nil {
+		s.NoteDecoded(obj)
+	}
+	return handled, err
 }

@@ -7,8 +7,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 )
 
-func decodeAppsv1ControllerRevision(b []byte, v *appsv1.ControllerRevision) error {
-	r := wire.NewReader(b)
+func decodeAppsv1ControllerRevision(r wire.Reader, v *appsv1.ControllerRevision) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -31,8 +30,7 @@ func decodeAppsv1ControllerRevision(b []byte, v *appsv1.ControllerRevision) erro
 	return nil
 }
 
-func decodeAppsv1ControllerRevisionList(b []byte, v *appsv1.ControllerRevisionList) error {
-	r := wire.NewReader(b)
+func decodeAppsv1ControllerRevisionList(r wire.Reader, v *appsv1.ControllerRevisionList) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -53,8 +51,7 @@ func decodeAppsv1ControllerRevisionList(b []byte, v *appsv1.ControllerRevisionLi
 	return nil
 }
 
-func decodeAppsv1DaemonSet(b []byte, v *appsv1.DaemonSet) error {
-	r := wire.NewReader(b)
+func decodeAppsv1DaemonSet(r wire.Reader, v *appsv1.DaemonSet) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -77,8 +74,7 @@ func decodeAppsv1DaemonSet(b []byte, v *appsv1.DaemonSet) error {
 	return nil
 }
 
-func decodeAppsv1DaemonSetList(b []byte, v *appsv1.DaemonSetList) error {
-	r := wire.NewReader(b)
+func decodeAppsv1DaemonSetList(r wire.Reader, v *appsv1.DaemonSetList) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -99,8 +95,7 @@ func decodeAppsv1DaemonSetList(b []byte, v *appsv1.DaemonSetList) error {
 	return nil
 }
 
-func decodeAppsv1Deployment(b []byte, v *appsv1.Deployment) error {
-	r := wire.NewReader(b)
+func decodeAppsv1Deployment(r wire.Reader, v *appsv1.Deployment) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -123,8 +118,7 @@ func decodeAppsv1Deployment(b []byte, v *appsv1.Deployment) error {
 	return nil
 }
 
-func decodeAppsv1DeploymentList(b []byte, v *appsv1.DeploymentList) error {
-	r := wire.NewReader(b)
+func decodeAppsv1DeploymentList(r wire.Reader, v *appsv1.DeploymentList) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -145,8 +139,7 @@ func decodeAppsv1DeploymentList(b []byte, v *appsv1.DeploymentList) error {
 	return nil
 }
 
-func decodeAppsv1ReplicaSet(b []byte, v *appsv1.ReplicaSet) error {
-	r := wire.NewReader(b)
+func decodeAppsv1ReplicaSet(r wire.Reader, v *appsv1.ReplicaSet) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -169,8 +162,7 @@ func decodeAppsv1ReplicaSet(b []byte, v *appsv1.ReplicaSet) error {
 	return nil
 }
 
-func decodeAppsv1ReplicaSetList(b []byte, v *appsv1.ReplicaSetList) error {
-	r := wire.NewReader(b)
+func decodeAppsv1ReplicaSetList(r wire.Reader, v *appsv1.ReplicaSetList) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -191,8 +183,7 @@ func decodeAppsv1ReplicaSetList(b []byte, v *appsv1.ReplicaSetList) error {
 	return nil
 }
 
-func decodeAppsv1StatefulSet(b []byte, v *appsv1.StatefulSet) error {
-	r := wire.NewReader(b)
+func decodeAppsv1StatefulSet(r wire.Reader, v *appsv1.StatefulSet) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -215,8 +206,7 @@ func decodeAppsv1StatefulSet(b []byte, v *appsv1.StatefulSet) error {
 	return nil
 }
 
-func decodeAppsv1StatefulSetList(b []byte, v *appsv1.StatefulSetList) error {
-	r := wire.NewReader(b)
+func decodeAppsv1StatefulSetList(r wire.Reader, v *appsv1.StatefulSetList) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -237,8 +227,7 @@ func decodeAppsv1StatefulSetList(b []byte, v *appsv1.StatefulSetList) error {
 	return nil
 }
 
-func decodeAppsv1DaemonSetSpec(b []byte, v *appsv1.DaemonSetSpec) error {
-	r := wire.NewReader(b)
+func decodeAppsv1DaemonSetSpec(r wire.Reader, v *appsv1.DaemonSetSpec) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -265,8 +254,7 @@ func decodeAppsv1DaemonSetSpec(b []byte, v *appsv1.DaemonSetSpec) error {
 	return nil
 }
 
-func decodeAppsv1DaemonSetStatus(b []byte, v *appsv1.DaemonSetStatus) error {
-	r := wire.NewReader(b)
+func decodeAppsv1DaemonSetStatus(r wire.Reader, v *appsv1.DaemonSetStatus) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -303,8 +291,7 @@ func decodeAppsv1DaemonSetStatus(b []byte, v *appsv1.DaemonSetStatus) error {
 	return nil
 }
 
-func decodeAppsv1DeploymentSpec(b []byte, v *appsv1.DeploymentSpec) error {
-	r := wire.NewReader(b)
+func decodeAppsv1DeploymentSpec(r wire.Reader, v *appsv1.DeploymentSpec) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -337,8 +324,7 @@ func decodeAppsv1DeploymentSpec(b []byte, v *appsv1.DeploymentSpec) error {
 	return nil
 }
 
-func decodeAppsv1DeploymentStatus(b []byte, v *appsv1.DeploymentStatus) error {
-	r := wire.NewReader(b)
+func decodeAppsv1DeploymentStatus(r wire.Reader, v *appsv1.DeploymentStatus) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -373,8 +359,7 @@ func decodeAppsv1DeploymentStatus(b []byte, v *appsv1.DeploymentStatus) error {
 	return nil
 }
 
-func decodeAppsv1ReplicaSetSpec(b []byte, v *appsv1.ReplicaSetSpec) error {
-	r := wire.NewReader(b)
+func decodeAppsv1ReplicaSetSpec(r wire.Reader, v *appsv1.ReplicaSetSpec) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -399,8 +384,7 @@ func decodeAppsv1ReplicaSetSpec(b []byte, v *appsv1.ReplicaSetSpec) error {
 	return nil
 }
 
-func decodeAppsv1ReplicaSetStatus(b []byte, v *appsv1.ReplicaSetStatus) error {
-	r := wire.NewReader(b)
+func decodeAppsv1ReplicaSetStatus(r wire.Reader, v *appsv1.ReplicaSetStatus) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -431,8 +415,7 @@ func decodeAppsv1ReplicaSetStatus(b []byte, v *appsv1.ReplicaSetStatus) error {
 	return nil
 }
 
-func decodeAppsv1StatefulSetSpec(b []byte, v *appsv1.StatefulSetSpec) error {
-	r := wire.NewReader(b)
+func decodeAppsv1StatefulSetSpec(r wire.Reader, v *appsv1.StatefulSetSpec) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -471,8 +454,7 @@ func decodeAppsv1StatefulSetSpec(b []byte, v *appsv1.StatefulSetSpec) error {
 	return nil
 }
 
-func decodeAppsv1StatefulSetStatus(b []byte, v *appsv1.StatefulSetStatus) error {
-	r := wire.NewReader(b)
+func decodeAppsv1StatefulSetStatus(r wire.Reader, v *appsv1.StatefulSetStatus) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -509,8 +491,7 @@ func decodeAppsv1StatefulSetStatus(b []byte, v *appsv1.StatefulSetStatus) error 
 	return nil
 }
 
-func decodeAppsv1DaemonSetUpdateStrategy(b []byte, v *appsv1.DaemonSetUpdateStrategy) error {
-	r := wire.NewReader(b)
+func decodeAppsv1DaemonSetUpdateStrategy(r wire.Reader, v *appsv1.DaemonSetUpdateStrategy) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -531,8 +512,7 @@ func decodeAppsv1DaemonSetUpdateStrategy(b []byte, v *appsv1.DaemonSetUpdateStra
 	return nil
 }
 
-func decodeAppsv1DaemonSetCondition(b []byte, v *appsv1.DaemonSetCondition) error {
-	r := wire.NewReader(b)
+func decodeAppsv1DaemonSetCondition(r wire.Reader, v *appsv1.DaemonSetCondition) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -559,8 +539,7 @@ func decodeAppsv1DaemonSetCondition(b []byte, v *appsv1.DaemonSetCondition) erro
 	return nil
 }
 
-func decodeAppsv1DeploymentStrategy(b []byte, v *appsv1.DeploymentStrategy) error {
-	r := wire.NewReader(b)
+func decodeAppsv1DeploymentStrategy(r wire.Reader, v *appsv1.DeploymentStrategy) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -581,8 +560,7 @@ func decodeAppsv1DeploymentStrategy(b []byte, v *appsv1.DeploymentStrategy) erro
 	return nil
 }
 
-func decodeAppsv1DeploymentCondition(b []byte, v *appsv1.DeploymentCondition) error {
-	r := wire.NewReader(b)
+func decodeAppsv1DeploymentCondition(r wire.Reader, v *appsv1.DeploymentCondition) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -611,8 +589,7 @@ func decodeAppsv1DeploymentCondition(b []byte, v *appsv1.DeploymentCondition) er
 	return nil
 }
 
-func decodeAppsv1ReplicaSetCondition(b []byte, v *appsv1.ReplicaSetCondition) error {
-	r := wire.NewReader(b)
+func decodeAppsv1ReplicaSetCondition(r wire.Reader, v *appsv1.ReplicaSetCondition) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -639,8 +616,7 @@ func decodeAppsv1ReplicaSetCondition(b []byte, v *appsv1.ReplicaSetCondition) er
 	return nil
 }
 
-func decodeAppsv1StatefulSetUpdateStrategy(b []byte, v *appsv1.StatefulSetUpdateStrategy) error {
-	r := wire.NewReader(b)
+func decodeAppsv1StatefulSetUpdateStrategy(r wire.Reader, v *appsv1.StatefulSetUpdateStrategy) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -661,8 +637,7 @@ func decodeAppsv1StatefulSetUpdateStrategy(b []byte, v *appsv1.StatefulSetUpdate
 	return nil
 }
 
-func decodeAppsv1StatefulSetPersistentVolumeClaimRetentionPolicy(b []byte, v *appsv1.StatefulSetPersistentVolumeClaimRetentionPolicy) error {
-	r := wire.NewReader(b)
+func decodeAppsv1StatefulSetPersistentVolumeClaimRetentionPolicy(r wire.Reader, v *appsv1.StatefulSetPersistentVolumeClaimRetentionPolicy) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -683,8 +658,7 @@ func decodeAppsv1StatefulSetPersistentVolumeClaimRetentionPolicy(b []byte, v *ap
 	return nil
 }
 
-func decodeAppsv1StatefulSetOrdinals(b []byte, v *appsv1.StatefulSetOrdinals) error {
-	r := wire.NewReader(b)
+func decodeAppsv1StatefulSetOrdinals(r wire.Reader, v *appsv1.StatefulSetOrdinals) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -703,8 +677,7 @@ func decodeAppsv1StatefulSetOrdinals(b []byte, v *appsv1.StatefulSetOrdinals) er
 	return nil
 }
 
-func decodeAppsv1StatefulSetCondition(b []byte, v *appsv1.StatefulSetCondition) error {
-	r := wire.NewReader(b)
+func decodeAppsv1StatefulSetCondition(r wire.Reader, v *appsv1.StatefulSetCondition) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -731,8 +704,7 @@ func decodeAppsv1StatefulSetCondition(b []byte, v *appsv1.StatefulSetCondition) 
 	return nil
 }
 
-func decodeAppsv1RollingUpdateDaemonSet(b []byte, v *appsv1.RollingUpdateDaemonSet) error {
-	r := wire.NewReader(b)
+func decodeAppsv1RollingUpdateDaemonSet(r wire.Reader, v *appsv1.RollingUpdateDaemonSet) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -753,8 +725,7 @@ func decodeAppsv1RollingUpdateDaemonSet(b []byte, v *appsv1.RollingUpdateDaemonS
 	return nil
 }
 
-func decodeAppsv1RollingUpdateDeployment(b []byte, v *appsv1.RollingUpdateDeployment) error {
-	r := wire.NewReader(b)
+func decodeAppsv1RollingUpdateDeployment(r wire.Reader, v *appsv1.RollingUpdateDeployment) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -775,8 +746,7 @@ func decodeAppsv1RollingUpdateDeployment(b []byte, v *appsv1.RollingUpdateDeploy
 	return nil
 }
 
-func decodeAppsv1RollingUpdateStatefulSetStrategy(b []byte, v *appsv1.RollingUpdateStatefulSetStrategy) error {
-	r := wire.NewReader(b)
+func decodeAppsv1RollingUpdateStatefulSetStrategy(r wire.Reader, v *appsv1.RollingUpdateStatefulSetStrategy) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {

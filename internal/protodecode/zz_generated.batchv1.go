@@ -7,8 +7,7 @@ import (
 	batchv1 "k8s.io/api/batch/v1"
 )
 
-func decodeBatchv1CronJob(b []byte, v *batchv1.CronJob) error {
-	r := wire.NewReader(b)
+func decodeBatchv1CronJob(r wire.Reader, v *batchv1.CronJob) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -31,8 +30,7 @@ func decodeBatchv1CronJob(b []byte, v *batchv1.CronJob) error {
 	return nil
 }
 
-func decodeBatchv1CronJobList(b []byte, v *batchv1.CronJobList) error {
-	r := wire.NewReader(b)
+func decodeBatchv1CronJobList(r wire.Reader, v *batchv1.CronJobList) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -53,8 +51,7 @@ func decodeBatchv1CronJobList(b []byte, v *batchv1.CronJobList) error {
 	return nil
 }
 
-func decodeBatchv1Job(b []byte, v *batchv1.Job) error {
-	r := wire.NewReader(b)
+func decodeBatchv1Job(r wire.Reader, v *batchv1.Job) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -77,8 +74,7 @@ func decodeBatchv1Job(b []byte, v *batchv1.Job) error {
 	return nil
 }
 
-func decodeBatchv1JobList(b []byte, v *batchv1.JobList) error {
-	r := wire.NewReader(b)
+func decodeBatchv1JobList(r wire.Reader, v *batchv1.JobList) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -99,8 +95,7 @@ func decodeBatchv1JobList(b []byte, v *batchv1.JobList) error {
 	return nil
 }
 
-func decodeBatchv1CronJobSpec(b []byte, v *batchv1.CronJobSpec) error {
-	r := wire.NewReader(b)
+func decodeBatchv1CronJobSpec(r wire.Reader, v *batchv1.CronJobSpec) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -133,8 +128,7 @@ func decodeBatchv1CronJobSpec(b []byte, v *batchv1.CronJobSpec) error {
 	return nil
 }
 
-func decodeBatchv1CronJobStatus(b []byte, v *batchv1.CronJobStatus) error {
-	r := wire.NewReader(b)
+func decodeBatchv1CronJobStatus(r wire.Reader, v *batchv1.CronJobStatus) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -157,8 +151,7 @@ func decodeBatchv1CronJobStatus(b []byte, v *batchv1.CronJobStatus) error {
 	return nil
 }
 
-func decodeBatchv1JobSpec(b []byte, v *batchv1.JobSpec) error {
-	r := wire.NewReader(b)
+func decodeBatchv1JobSpec(r wire.Reader, v *batchv1.JobSpec) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -209,8 +202,7 @@ func decodeBatchv1JobSpec(b []byte, v *batchv1.JobSpec) error {
 	return nil
 }
 
-func decodeBatchv1JobStatus(b []byte, v *batchv1.JobStatus) error {
-	r := wire.NewReader(b)
+func decodeBatchv1JobStatus(r wire.Reader, v *batchv1.JobStatus) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -249,8 +241,7 @@ func decodeBatchv1JobStatus(b []byte, v *batchv1.JobStatus) error {
 	return nil
 }
 
-func decodeBatchv1JobTemplateSpec(b []byte, v *batchv1.JobTemplateSpec) error {
-	r := wire.NewReader(b)
+func decodeBatchv1JobTemplateSpec(r wire.Reader, v *batchv1.JobTemplateSpec) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -271,8 +262,7 @@ func decodeBatchv1JobTemplateSpec(b []byte, v *batchv1.JobTemplateSpec) error {
 	return nil
 }
 
-func decodeBatchv1PodFailurePolicy(b []byte, v *batchv1.PodFailurePolicy) error {
-	r := wire.NewReader(b)
+func decodeBatchv1PodFailurePolicy(r wire.Reader, v *batchv1.PodFailurePolicy) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -291,8 +281,7 @@ func decodeBatchv1PodFailurePolicy(b []byte, v *batchv1.PodFailurePolicy) error 
 	return nil
 }
 
-func decodeBatchv1SuccessPolicy(b []byte, v *batchv1.SuccessPolicy) error {
-	r := wire.NewReader(b)
+func decodeBatchv1SuccessPolicy(r wire.Reader, v *batchv1.SuccessPolicy) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -311,8 +300,7 @@ func decodeBatchv1SuccessPolicy(b []byte, v *batchv1.SuccessPolicy) error {
 	return nil
 }
 
-func decodeBatchv1JobSchedulingConfiguration(b []byte, v *batchv1.JobSchedulingConfiguration) error {
-	r := wire.NewReader(b)
+func decodeBatchv1JobSchedulingConfiguration(r wire.Reader, v *batchv1.JobSchedulingConfiguration) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -337,8 +325,7 @@ func decodeBatchv1JobSchedulingConfiguration(b []byte, v *batchv1.JobSchedulingC
 	return nil
 }
 
-func decodeBatchv1JobCondition(b []byte, v *batchv1.JobCondition) error {
-	r := wire.NewReader(b)
+func decodeBatchv1JobCondition(r wire.Reader, v *batchv1.JobCondition) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -367,8 +354,7 @@ func decodeBatchv1JobCondition(b []byte, v *batchv1.JobCondition) error {
 	return nil
 }
 
-func decodeBatchv1UncountedTerminatedPods(b []byte, v *batchv1.UncountedTerminatedPods) error {
-	r := wire.NewReader(b)
+func decodeBatchv1UncountedTerminatedPods(r wire.Reader, v *batchv1.UncountedTerminatedPods) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -389,8 +375,7 @@ func decodeBatchv1UncountedTerminatedPods(b []byte, v *batchv1.UncountedTerminat
 	return nil
 }
 
-func decodeBatchv1PodFailurePolicyRule(b []byte, v *batchv1.PodFailurePolicyRule) error {
-	r := wire.NewReader(b)
+func decodeBatchv1PodFailurePolicyRule(r wire.Reader, v *batchv1.PodFailurePolicyRule) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -413,8 +398,7 @@ func decodeBatchv1PodFailurePolicyRule(b []byte, v *batchv1.PodFailurePolicyRule
 	return nil
 }
 
-func decodeBatchv1SuccessPolicyRule(b []byte, v *batchv1.SuccessPolicyRule) error {
-	r := wire.NewReader(b)
+func decodeBatchv1SuccessPolicyRule(r wire.Reader, v *batchv1.SuccessPolicyRule) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -435,8 +419,7 @@ func decodeBatchv1SuccessPolicyRule(b []byte, v *batchv1.SuccessPolicyRule) erro
 	return nil
 }
 
-func decodeBatchv1PodFailurePolicyOnExitCodesRequirement(b []byte, v *batchv1.PodFailurePolicyOnExitCodesRequirement) error {
-	r := wire.NewReader(b)
+func decodeBatchv1PodFailurePolicyOnExitCodesRequirement(r wire.Reader, v *batchv1.PodFailurePolicyOnExitCodesRequirement) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -459,8 +442,7 @@ func decodeBatchv1PodFailurePolicyOnExitCodesRequirement(b []byte, v *batchv1.Po
 	return nil
 }
 
-func decodeBatchv1PodFailurePolicyOnPodConditionsPattern(b []byte, v *batchv1.PodFailurePolicyOnPodConditionsPattern) error {
-	r := wire.NewReader(b)
+func decodeBatchv1PodFailurePolicyOnPodConditionsPattern(r wire.Reader, v *batchv1.PodFailurePolicyOnPodConditionsPattern) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {

@@ -7,8 +7,7 @@ import (
 	coordinationv1 "k8s.io/api/coordination/v1"
 )
 
-func decodeCoordinationv1Lease(b []byte, v *coordinationv1.Lease) error {
-	r := wire.NewReader(b)
+func decodeCoordinationv1Lease(r wire.Reader, v *coordinationv1.Lease) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -29,8 +28,7 @@ func decodeCoordinationv1Lease(b []byte, v *coordinationv1.Lease) error {
 	return nil
 }
 
-func decodeCoordinationv1LeaseList(b []byte, v *coordinationv1.LeaseList) error {
-	r := wire.NewReader(b)
+func decodeCoordinationv1LeaseList(r wire.Reader, v *coordinationv1.LeaseList) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -51,8 +49,7 @@ func decodeCoordinationv1LeaseList(b []byte, v *coordinationv1.LeaseList) error 
 	return nil
 }
 
-func decodeCoordinationv1LeaseSpec(b []byte, v *coordinationv1.LeaseSpec) error {
-	r := wire.NewReader(b)
+func decodeCoordinationv1LeaseSpec(r wire.Reader, v *coordinationv1.LeaseSpec) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {

@@ -7,8 +7,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 )
 
-func decodeCorev1Binding(b []byte, v *corev1.Binding) error {
-	r := wire.NewReader(b)
+func decodeCorev1Binding(r wire.Reader, v *corev1.Binding) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -29,8 +28,7 @@ func decodeCorev1Binding(b []byte, v *corev1.Binding) error {
 	return nil
 }
 
-func decodeCorev1ComponentStatus(b []byte, v *corev1.ComponentStatus) error {
-	r := wire.NewReader(b)
+func decodeCorev1ComponentStatus(r wire.Reader, v *corev1.ComponentStatus) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -51,8 +49,7 @@ func decodeCorev1ComponentStatus(b []byte, v *corev1.ComponentStatus) error {
 	return nil
 }
 
-func decodeCorev1ComponentStatusList(b []byte, v *corev1.ComponentStatusList) error {
-	r := wire.NewReader(b)
+func decodeCorev1ComponentStatusList(r wire.Reader, v *corev1.ComponentStatusList) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -73,8 +70,7 @@ func decodeCorev1ComponentStatusList(b []byte, v *corev1.ComponentStatusList) er
 	return nil
 }
 
-func decodeCorev1ConfigMap(b []byte, v *corev1.ConfigMap) error {
-	r := wire.NewReader(b)
+func decodeCorev1ConfigMap(r wire.Reader, v *corev1.ConfigMap) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -99,8 +95,7 @@ func decodeCorev1ConfigMap(b []byte, v *corev1.ConfigMap) error {
 	return nil
 }
 
-func decodeCorev1ConfigMapList(b []byte, v *corev1.ConfigMapList) error {
-	r := wire.NewReader(b)
+func decodeCorev1ConfigMapList(r wire.Reader, v *corev1.ConfigMapList) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -121,8 +116,7 @@ func decodeCorev1ConfigMapList(b []byte, v *corev1.ConfigMapList) error {
 	return nil
 }
 
-func decodeCorev1Endpoints(b []byte, v *corev1.Endpoints) error {
-	r := wire.NewReader(b)
+func decodeCorev1Endpoints(r wire.Reader, v *corev1.Endpoints) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -143,8 +137,7 @@ func decodeCorev1Endpoints(b []byte, v *corev1.Endpoints) error {
 	return nil
 }
 
-func decodeCorev1EndpointsList(b []byte, v *corev1.EndpointsList) error {
-	r := wire.NewReader(b)
+func decodeCorev1EndpointsList(r wire.Reader, v *corev1.EndpointsList) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -165,8 +158,7 @@ func decodeCorev1EndpointsList(b []byte, v *corev1.EndpointsList) error {
 	return nil
 }
 
-func decodeCorev1Event(b []byte, v *corev1.Event) error {
-	r := wire.NewReader(b)
+func decodeCorev1Event(r wire.Reader, v *corev1.Event) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -213,8 +205,7 @@ func decodeCorev1Event(b []byte, v *corev1.Event) error {
 	return nil
 }
 
-func decodeCorev1EventList(b []byte, v *corev1.EventList) error {
-	r := wire.NewReader(b)
+func decodeCorev1EventList(r wire.Reader, v *corev1.EventList) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -235,8 +226,7 @@ func decodeCorev1EventList(b []byte, v *corev1.EventList) error {
 	return nil
 }
 
-func decodeCorev1LimitRange(b []byte, v *corev1.LimitRange) error {
-	r := wire.NewReader(b)
+func decodeCorev1LimitRange(r wire.Reader, v *corev1.LimitRange) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -257,8 +247,7 @@ func decodeCorev1LimitRange(b []byte, v *corev1.LimitRange) error {
 	return nil
 }
 
-func decodeCorev1LimitRangeList(b []byte, v *corev1.LimitRangeList) error {
-	r := wire.NewReader(b)
+func decodeCorev1LimitRangeList(r wire.Reader, v *corev1.LimitRangeList) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -279,8 +268,7 @@ func decodeCorev1LimitRangeList(b []byte, v *corev1.LimitRangeList) error {
 	return nil
 }
 
-func decodeCorev1List(b []byte, v *corev1.List) error {
-	r := wire.NewReader(b)
+func decodeCorev1List(r wire.Reader, v *corev1.List) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -301,8 +289,7 @@ func decodeCorev1List(b []byte, v *corev1.List) error {
 	return nil
 }
 
-func decodeCorev1Namespace(b []byte, v *corev1.Namespace) error {
-	r := wire.NewReader(b)
+func decodeCorev1Namespace(r wire.Reader, v *corev1.Namespace) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -325,8 +312,7 @@ func decodeCorev1Namespace(b []byte, v *corev1.Namespace) error {
 	return nil
 }
 
-func decodeCorev1NamespaceList(b []byte, v *corev1.NamespaceList) error {
-	r := wire.NewReader(b)
+func decodeCorev1NamespaceList(r wire.Reader, v *corev1.NamespaceList) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -347,8 +333,7 @@ func decodeCorev1NamespaceList(b []byte, v *corev1.NamespaceList) error {
 	return nil
 }
 
-func decodeCorev1Node(b []byte, v *corev1.Node) error {
-	r := wire.NewReader(b)
+func decodeCorev1Node(r wire.Reader, v *corev1.Node) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -371,8 +356,7 @@ func decodeCorev1Node(b []byte, v *corev1.Node) error {
 	return nil
 }
 
-func decodeCorev1NodeList(b []byte, v *corev1.NodeList) error {
-	r := wire.NewReader(b)
+func decodeCorev1NodeList(r wire.Reader, v *corev1.NodeList) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -393,8 +377,7 @@ func decodeCorev1NodeList(b []byte, v *corev1.NodeList) error {
 	return nil
 }
 
-func decodeCorev1NodeProxyOptions(b []byte, v *corev1.NodeProxyOptions) error {
-	r := wire.NewReader(b)
+func decodeCorev1NodeProxyOptions(r wire.Reader, v *corev1.NodeProxyOptions) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -413,8 +396,7 @@ func decodeCorev1NodeProxyOptions(b []byte, v *corev1.NodeProxyOptions) error {
 	return nil
 }
 
-func decodeCorev1ObjectReference(b []byte, v *corev1.ObjectReference) error {
-	r := wire.NewReader(b)
+func decodeCorev1ObjectReference(r wire.Reader, v *corev1.ObjectReference) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -445,8 +427,7 @@ func decodeCorev1ObjectReference(b []byte, v *corev1.ObjectReference) error {
 	return nil
 }
 
-func decodeCorev1PersistentVolume(b []byte, v *corev1.PersistentVolume) error {
-	r := wire.NewReader(b)
+func decodeCorev1PersistentVolume(r wire.Reader, v *corev1.PersistentVolume) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -469,8 +450,7 @@ func decodeCorev1PersistentVolume(b []byte, v *corev1.PersistentVolume) error {
 	return nil
 }
 
-func decodeCorev1PersistentVolumeClaim(b []byte, v *corev1.PersistentVolumeClaim) error {
-	r := wire.NewReader(b)
+func decodeCorev1PersistentVolumeClaim(r wire.Reader, v *corev1.PersistentVolumeClaim) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -493,8 +473,7 @@ func decodeCorev1PersistentVolumeClaim(b []byte, v *corev1.PersistentVolumeClaim
 	return nil
 }
 
-func decodeCorev1PersistentVolumeClaimList(b []byte, v *corev1.PersistentVolumeClaimList) error {
-	r := wire.NewReader(b)
+func decodeCorev1PersistentVolumeClaimList(r wire.Reader, v *corev1.PersistentVolumeClaimList) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -515,8 +494,7 @@ func decodeCorev1PersistentVolumeClaimList(b []byte, v *corev1.PersistentVolumeC
 	return nil
 }
 
-func decodeCorev1PersistentVolumeList(b []byte, v *corev1.PersistentVolumeList) error {
-	r := wire.NewReader(b)
+func decodeCorev1PersistentVolumeList(r wire.Reader, v *corev1.PersistentVolumeList) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -537,8 +515,7 @@ func decodeCorev1PersistentVolumeList(b []byte, v *corev1.PersistentVolumeList) 
 	return nil
 }
 
-func decodeCorev1Pod(b []byte, v *corev1.Pod) error {
-	r := wire.NewReader(b)
+func decodeCorev1Pod(r wire.Reader, v *corev1.Pod) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -561,8 +538,7 @@ func decodeCorev1Pod(b []byte, v *corev1.Pod) error {
 	return nil
 }
 
-func decodeCorev1PodAttachOptions(b []byte, v *corev1.PodAttachOptions) error {
-	r := wire.NewReader(b)
+func decodeCorev1PodAttachOptions(r wire.Reader, v *corev1.PodAttachOptions) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -589,8 +565,7 @@ func decodeCorev1PodAttachOptions(b []byte, v *corev1.PodAttachOptions) error {
 	return nil
 }
 
-func decodeCorev1PodExecOptions(b []byte, v *corev1.PodExecOptions) error {
-	r := wire.NewReader(b)
+func decodeCorev1PodExecOptions(r wire.Reader, v *corev1.PodExecOptions) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -619,8 +594,7 @@ func decodeCorev1PodExecOptions(b []byte, v *corev1.PodExecOptions) error {
 	return nil
 }
 
-func decodeCorev1PodList(b []byte, v *corev1.PodList) error {
-	r := wire.NewReader(b)
+func decodeCorev1PodList(r wire.Reader, v *corev1.PodList) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -641,8 +615,7 @@ func decodeCorev1PodList(b []byte, v *corev1.PodList) error {
 	return nil
 }
 
-func decodeCorev1PodLogOptions(b []byte, v *corev1.PodLogOptions) error {
-	r := wire.NewReader(b)
+func decodeCorev1PodLogOptions(r wire.Reader, v *corev1.PodLogOptions) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -679,8 +652,7 @@ func decodeCorev1PodLogOptions(b []byte, v *corev1.PodLogOptions) error {
 	return nil
 }
 
-func decodeCorev1PodPortForwardOptions(b []byte, v *corev1.PodPortForwardOptions) error {
-	r := wire.NewReader(b)
+func decodeCorev1PodPortForwardOptions(r wire.Reader, v *corev1.PodPortForwardOptions) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -699,8 +671,7 @@ func decodeCorev1PodPortForwardOptions(b []byte, v *corev1.PodPortForwardOptions
 	return nil
 }
 
-func decodeCorev1PodProxyOptions(b []byte, v *corev1.PodProxyOptions) error {
-	r := wire.NewReader(b)
+func decodeCorev1PodProxyOptions(r wire.Reader, v *corev1.PodProxyOptions) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -719,8 +690,7 @@ func decodeCorev1PodProxyOptions(b []byte, v *corev1.PodProxyOptions) error {
 	return nil
 }
 
-func decodeCorev1PodTemplate(b []byte, v *corev1.PodTemplate) error {
-	r := wire.NewReader(b)
+func decodeCorev1PodTemplate(r wire.Reader, v *corev1.PodTemplate) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -741,8 +711,7 @@ func decodeCorev1PodTemplate(b []byte, v *corev1.PodTemplate) error {
 	return nil
 }
 
-func decodeCorev1PodTemplateList(b []byte, v *corev1.PodTemplateList) error {
-	r := wire.NewReader(b)
+func decodeCorev1PodTemplateList(r wire.Reader, v *corev1.PodTemplateList) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -763,8 +732,7 @@ func decodeCorev1PodTemplateList(b []byte, v *corev1.PodTemplateList) error {
 	return nil
 }
 
-func decodeCorev1RangeAllocation(b []byte, v *corev1.RangeAllocation) error {
-	r := wire.NewReader(b)
+func decodeCorev1RangeAllocation(r wire.Reader, v *corev1.RangeAllocation) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -787,8 +755,7 @@ func decodeCorev1RangeAllocation(b []byte, v *corev1.RangeAllocation) error {
 	return nil
 }
 
-func decodeCorev1ReplicationController(b []byte, v *corev1.ReplicationController) error {
-	r := wire.NewReader(b)
+func decodeCorev1ReplicationController(r wire.Reader, v *corev1.ReplicationController) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -811,8 +778,7 @@ func decodeCorev1ReplicationController(b []byte, v *corev1.ReplicationController
 	return nil
 }
 
-func decodeCorev1ReplicationControllerList(b []byte, v *corev1.ReplicationControllerList) error {
-	r := wire.NewReader(b)
+func decodeCorev1ReplicationControllerList(r wire.Reader, v *corev1.ReplicationControllerList) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -833,8 +799,7 @@ func decodeCorev1ReplicationControllerList(b []byte, v *corev1.ReplicationContro
 	return nil
 }
 
-func decodeCorev1ResourceQuota(b []byte, v *corev1.ResourceQuota) error {
-	r := wire.NewReader(b)
+func decodeCorev1ResourceQuota(r wire.Reader, v *corev1.ResourceQuota) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -857,8 +822,7 @@ func decodeCorev1ResourceQuota(b []byte, v *corev1.ResourceQuota) error {
 	return nil
 }
 
-func decodeCorev1ResourceQuotaList(b []byte, v *corev1.ResourceQuotaList) error {
-	r := wire.NewReader(b)
+func decodeCorev1ResourceQuotaList(r wire.Reader, v *corev1.ResourceQuotaList) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -879,8 +843,7 @@ func decodeCorev1ResourceQuotaList(b []byte, v *corev1.ResourceQuotaList) error 
 	return nil
 }
 
-func decodeCorev1Secret(b []byte, v *corev1.Secret) error {
-	r := wire.NewReader(b)
+func decodeCorev1Secret(r wire.Reader, v *corev1.Secret) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -907,8 +870,7 @@ func decodeCorev1Secret(b []byte, v *corev1.Secret) error {
 	return nil
 }
 
-func decodeCorev1SecretList(b []byte, v *corev1.SecretList) error {
-	r := wire.NewReader(b)
+func decodeCorev1SecretList(r wire.Reader, v *corev1.SecretList) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -929,8 +891,7 @@ func decodeCorev1SecretList(b []byte, v *corev1.SecretList) error {
 	return nil
 }
 
-func decodeCorev1SerializedReference(b []byte, v *corev1.SerializedReference) error {
-	r := wire.NewReader(b)
+func decodeCorev1SerializedReference(r wire.Reader, v *corev1.SerializedReference) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -949,8 +910,7 @@ func decodeCorev1SerializedReference(b []byte, v *corev1.SerializedReference) er
 	return nil
 }
 
-func decodeCorev1Service(b []byte, v *corev1.Service) error {
-	r := wire.NewReader(b)
+func decodeCorev1Service(r wire.Reader, v *corev1.Service) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -973,8 +933,7 @@ func decodeCorev1Service(b []byte, v *corev1.Service) error {
 	return nil
 }
 
-func decodeCorev1ServiceAccount(b []byte, v *corev1.ServiceAccount) error {
-	r := wire.NewReader(b)
+func decodeCorev1ServiceAccount(r wire.Reader, v *corev1.ServiceAccount) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -999,8 +958,7 @@ func decodeCorev1ServiceAccount(b []byte, v *corev1.ServiceAccount) error {
 	return nil
 }
 
-func decodeCorev1ServiceAccountList(b []byte, v *corev1.ServiceAccountList) error {
-	r := wire.NewReader(b)
+func decodeCorev1ServiceAccountList(r wire.Reader, v *corev1.ServiceAccountList) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -1021,8 +979,7 @@ func decodeCorev1ServiceAccountList(b []byte, v *corev1.ServiceAccountList) erro
 	return nil
 }
 
-func decodeCorev1ServiceList(b []byte, v *corev1.ServiceList) error {
-	r := wire.NewReader(b)
+func decodeCorev1ServiceList(r wire.Reader, v *corev1.ServiceList) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -1043,8 +1000,7 @@ func decodeCorev1ServiceList(b []byte, v *corev1.ServiceList) error {
 	return nil
 }
 
-func decodeCorev1ServiceProxyOptions(b []byte, v *corev1.ServiceProxyOptions) error {
-	r := wire.NewReader(b)
+func decodeCorev1ServiceProxyOptions(r wire.Reader, v *corev1.ServiceProxyOptions) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -1063,8 +1019,7 @@ func decodeCorev1ServiceProxyOptions(b []byte, v *corev1.ServiceProxyOptions) er
 	return nil
 }
 
-func decodeCorev1ComponentCondition(b []byte, v *corev1.ComponentCondition) error {
-	r := wire.NewReader(b)
+func decodeCorev1ComponentCondition(r wire.Reader, v *corev1.ComponentCondition) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -1089,8 +1044,7 @@ func decodeCorev1ComponentCondition(b []byte, v *corev1.ComponentCondition) erro
 	return nil
 }
 
-func decodeCorev1EndpointSubset(b []byte, v *corev1.EndpointSubset) error {
-	r := wire.NewReader(b)
+func decodeCorev1EndpointSubset(r wire.Reader, v *corev1.EndpointSubset) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -1113,8 +1067,7 @@ func decodeCorev1EndpointSubset(b []byte, v *corev1.EndpointSubset) error {
 	return nil
 }
 
-func decodeCorev1EventSource(b []byte, v *corev1.EventSource) error {
-	r := wire.NewReader(b)
+func decodeCorev1EventSource(r wire.Reader, v *corev1.EventSource) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -1135,8 +1088,7 @@ func decodeCorev1EventSource(b []byte, v *corev1.EventSource) error {
 	return nil
 }
 
-func decodeCorev1EventSeries(b []byte, v *corev1.EventSeries) error {
-	r := wire.NewReader(b)
+func decodeCorev1EventSeries(r wire.Reader, v *corev1.EventSeries) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -1157,8 +1109,7 @@ func decodeCorev1EventSeries(b []byte, v *corev1.EventSeries) error {
 	return nil
 }
 
-func decodeCorev1LimitRangeSpec(b []byte, v *corev1.LimitRangeSpec) error {
-	r := wire.NewReader(b)
+func decodeCorev1LimitRangeSpec(r wire.Reader, v *corev1.LimitRangeSpec) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -1177,8 +1128,7 @@ func decodeCorev1LimitRangeSpec(b []byte, v *corev1.LimitRangeSpec) error {
 	return nil
 }
 
-func decodeCorev1NamespaceSpec(b []byte, v *corev1.NamespaceSpec) error {
-	r := wire.NewReader(b)
+func decodeCorev1NamespaceSpec(r wire.Reader, v *corev1.NamespaceSpec) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -1197,8 +1147,7 @@ func decodeCorev1NamespaceSpec(b []byte, v *corev1.NamespaceSpec) error {
 	return nil
 }
 
-func decodeCorev1NamespaceStatus(b []byte, v *corev1.NamespaceStatus) error {
-	r := wire.NewReader(b)
+func decodeCorev1NamespaceStatus(r wire.Reader, v *corev1.NamespaceStatus) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -1219,8 +1168,7 @@ func decodeCorev1NamespaceStatus(b []byte, v *corev1.NamespaceStatus) error {
 	return nil
 }
 
-func decodeCorev1NodeSpec(b []byte, v *corev1.NodeSpec) error {
-	r := wire.NewReader(b)
+func decodeCorev1NodeSpec(r wire.Reader, v *corev1.NodeSpec) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -1253,8 +1201,7 @@ func decodeCorev1NodeSpec(b []byte, v *corev1.NodeSpec) error {
 	return nil
 }
 
-func decodeCorev1NodeStatus(b []byte, v *corev1.NodeStatus) error {
-	r := wire.NewReader(b)
+func decodeCorev1NodeStatus(r wire.Reader, v *corev1.NodeStatus) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -1262,9 +1209,9 @@ func decodeCorev1NodeStatus(b []byte, v *corev1.NodeStatus) error {
 		}
 		switch num {
 		case 1:
-			err = wire.MessageMap(&r, typ, 1, &v.Capacity, wire.Quantity)
+			err = wire.QuantityMap(&r, typ, 1, &v.Capacity)
 		case 2:
-			err = wire.MessageMap(&r, typ, 2, &v.Allocatable, wire.Quantity)
+			err = wire.QuantityMap(&r, typ, 2, &v.Allocatable)
 		case 3:
 			err = wire.SetString(&r, typ, &v.Phase)
 		case 4:
@@ -1299,8 +1246,7 @@ func decodeCorev1NodeStatus(b []byte, v *corev1.NodeStatus) error {
 	return nil
 }
 
-func decodeCorev1PersistentVolumeSpec(b []byte, v *corev1.PersistentVolumeSpec) error {
-	r := wire.NewReader(b)
+func decodeCorev1PersistentVolumeSpec(r wire.Reader, v *corev1.PersistentVolumeSpec) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -1308,7 +1254,7 @@ func decodeCorev1PersistentVolumeSpec(b []byte, v *corev1.PersistentVolumeSpec) 
 		}
 		switch num {
 		case 1:
-			err = wire.MessageMap(&r, typ, 1, &v.Capacity, wire.Quantity)
+			err = wire.QuantityMap(&r, typ, 1, &v.Capacity)
 		case 2:
 			err = wire.Embedded(&r, typ, &v.PersistentVolumeSource, decodeCorev1PersistentVolumeSource)
 		case 3:
@@ -1337,8 +1283,7 @@ func decodeCorev1PersistentVolumeSpec(b []byte, v *corev1.PersistentVolumeSpec) 
 	return nil
 }
 
-func decodeCorev1PersistentVolumeStatus(b []byte, v *corev1.PersistentVolumeStatus) error {
-	r := wire.NewReader(b)
+func decodeCorev1PersistentVolumeStatus(r wire.Reader, v *corev1.PersistentVolumeStatus) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -1363,8 +1308,7 @@ func decodeCorev1PersistentVolumeStatus(b []byte, v *corev1.PersistentVolumeStat
 	return nil
 }
 
-func decodeCorev1PersistentVolumeClaimSpec(b []byte, v *corev1.PersistentVolumeClaimSpec) error {
-	r := wire.NewReader(b)
+func decodeCorev1PersistentVolumeClaimSpec(r wire.Reader, v *corev1.PersistentVolumeClaimSpec) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -1399,8 +1343,7 @@ func decodeCorev1PersistentVolumeClaimSpec(b []byte, v *corev1.PersistentVolumeC
 	return nil
 }
 
-func decodeCorev1PersistentVolumeClaimStatus(b []byte, v *corev1.PersistentVolumeClaimStatus) error {
-	r := wire.NewReader(b)
+func decodeCorev1PersistentVolumeClaimStatus(r wire.Reader, v *corev1.PersistentVolumeClaimStatus) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -1412,11 +1355,11 @@ func decodeCorev1PersistentVolumeClaimStatus(b []byte, v *corev1.PersistentVolum
 		case 2:
 			err = wire.AppendString(&r, typ, 2, &v.AccessModes)
 		case 3:
-			err = wire.MessageMap(&r, typ, 3, &v.Capacity, wire.Quantity)
+			err = wire.QuantityMap(&r, typ, 3, &v.Capacity)
 		case 4:
 			err = wire.AppendMessage(&r, typ, 4, &v.Conditions, decodeCorev1PersistentVolumeClaimCondition)
 		case 5:
-			err = wire.MessageMap(&r, typ, 5, &v.AllocatedResources, wire.Quantity)
+			err = wire.QuantityMap(&r, typ, 5, &v.AllocatedResources)
 		case 7:
 			err = wire.StringMap(&r, typ, 7, &v.AllocatedResourceStatuses)
 		case 8:
@@ -1435,8 +1378,7 @@ func decodeCorev1PersistentVolumeClaimStatus(b []byte, v *corev1.PersistentVolum
 	return nil
 }
 
-func decodeCorev1PodSpec(b []byte, v *corev1.PodSpec) error {
-	r := wire.NewReader(b)
+func decodeCorev1PodSpec(r wire.Reader, v *corev1.PodSpec) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -1508,7 +1450,7 @@ func decodeCorev1PodSpec(b []byte, v *corev1.PodSpec) error {
 		case 31:
 			err = wire.SetStringPtr(&r, typ, &v.PreemptionPolicy)
 		case 32:
-			err = wire.MessageMap(&r, typ, 32, &v.Overhead, wire.Quantity)
+			err = wire.QuantityMap(&r, typ, 32, &v.Overhead)
 		case 33:
 			err = wire.AppendMessage(&r, typ, 33, &v.TopologySpreadConstraints, decodeCorev1TopologySpreadConstraint)
 		case 35:
@@ -1539,8 +1481,7 @@ func decodeCorev1PodSpec(b []byte, v *corev1.PodSpec) error {
 	return nil
 }
 
-func decodeCorev1PodStatus(b []byte, v *corev1.PodStatus) error {
-	r := wire.NewReader(b)
+func decodeCorev1PodStatus(r wire.Reader, v *corev1.PodStatus) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -1584,7 +1525,7 @@ func decodeCorev1PodStatus(b []byte, v *corev1.PodStatus) error {
 		case 18:
 			err = wire.Pointer(&r, typ, &v.ExtendedResourceClaimStatus, decodeCorev1PodExtendedResourceClaimStatus)
 		case 19:
-			err = wire.MessageMap(&r, typ, 19, &v.AllocatedResources, wire.Quantity)
+			err = wire.QuantityMap(&r, typ, 19, &v.AllocatedResources)
 		case 20:
 			err = wire.Pointer(&r, typ, &v.Resources, decodeCorev1ResourceRequirements)
 		case 21:
@@ -1601,8 +1542,7 @@ func decodeCorev1PodStatus(b []byte, v *corev1.PodStatus) error {
 	return nil
 }
 
-func decodeCorev1PodTemplateSpec(b []byte, v *corev1.PodTemplateSpec) error {
-	r := wire.NewReader(b)
+func decodeCorev1PodTemplateSpec(r wire.Reader, v *corev1.PodTemplateSpec) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -1623,8 +1563,7 @@ func decodeCorev1PodTemplateSpec(b []byte, v *corev1.PodTemplateSpec) error {
 	return nil
 }
 
-func decodeCorev1ReplicationControllerSpec(b []byte, v *corev1.ReplicationControllerSpec) error {
-	r := wire.NewReader(b)
+func decodeCorev1ReplicationControllerSpec(r wire.Reader, v *corev1.ReplicationControllerSpec) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -1649,8 +1588,7 @@ func decodeCorev1ReplicationControllerSpec(b []byte, v *corev1.ReplicationContro
 	return nil
 }
 
-func decodeCorev1ReplicationControllerStatus(b []byte, v *corev1.ReplicationControllerStatus) error {
-	r := wire.NewReader(b)
+func decodeCorev1ReplicationControllerStatus(r wire.Reader, v *corev1.ReplicationControllerStatus) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -1679,8 +1617,7 @@ func decodeCorev1ReplicationControllerStatus(b []byte, v *corev1.ReplicationCont
 	return nil
 }
 
-func decodeCorev1ResourceQuotaSpec(b []byte, v *corev1.ResourceQuotaSpec) error {
-	r := wire.NewReader(b)
+func decodeCorev1ResourceQuotaSpec(r wire.Reader, v *corev1.ResourceQuotaSpec) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -1688,7 +1625,7 @@ func decodeCorev1ResourceQuotaSpec(b []byte, v *corev1.ResourceQuotaSpec) error 
 		}
 		switch num {
 		case 1:
-			err = wire.MessageMap(&r, typ, 1, &v.Hard, wire.Quantity)
+			err = wire.QuantityMap(&r, typ, 1, &v.Hard)
 		case 2:
 			err = wire.AppendString(&r, typ, 2, &v.Scopes)
 		case 3:
@@ -1703,8 +1640,7 @@ func decodeCorev1ResourceQuotaSpec(b []byte, v *corev1.ResourceQuotaSpec) error 
 	return nil
 }
 
-func decodeCorev1ResourceQuotaStatus(b []byte, v *corev1.ResourceQuotaStatus) error {
-	r := wire.NewReader(b)
+func decodeCorev1ResourceQuotaStatus(r wire.Reader, v *corev1.ResourceQuotaStatus) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -1712,9 +1648,9 @@ func decodeCorev1ResourceQuotaStatus(b []byte, v *corev1.ResourceQuotaStatus) er
 		}
 		switch num {
 		case 1:
-			err = wire.MessageMap(&r, typ, 1, &v.Hard, wire.Quantity)
+			err = wire.QuantityMap(&r, typ, 1, &v.Hard)
 		case 2:
-			err = wire.MessageMap(&r, typ, 2, &v.Used, wire.Quantity)
+			err = wire.QuantityMap(&r, typ, 2, &v.Used)
 		default:
 			err = r.Skip()
 		}
@@ -1725,8 +1661,7 @@ func decodeCorev1ResourceQuotaStatus(b []byte, v *corev1.ResourceQuotaStatus) er
 	return nil
 }
 
-func decodeCorev1ServiceSpec(b []byte, v *corev1.ServiceSpec) error {
-	r := wire.NewReader(b)
+func decodeCorev1ServiceSpec(r wire.Reader, v *corev1.ServiceSpec) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -1783,8 +1718,7 @@ func decodeCorev1ServiceSpec(b []byte, v *corev1.ServiceSpec) error {
 	return nil
 }
 
-func decodeCorev1ServiceStatus(b []byte, v *corev1.ServiceStatus) error {
-	r := wire.NewReader(b)
+func decodeCorev1ServiceStatus(r wire.Reader, v *corev1.ServiceStatus) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -1805,8 +1739,7 @@ func decodeCorev1ServiceStatus(b []byte, v *corev1.ServiceStatus) error {
 	return nil
 }
 
-func decodeCorev1LocalObjectReference(b []byte, v *corev1.LocalObjectReference) error {
-	r := wire.NewReader(b)
+func decodeCorev1LocalObjectReference(r wire.Reader, v *corev1.LocalObjectReference) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -1825,8 +1758,7 @@ func decodeCorev1LocalObjectReference(b []byte, v *corev1.LocalObjectReference) 
 	return nil
 }
 
-func decodeCorev1EndpointAddress(b []byte, v *corev1.EndpointAddress) error {
-	r := wire.NewReader(b)
+func decodeCorev1EndpointAddress(r wire.Reader, v *corev1.EndpointAddress) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -1851,8 +1783,7 @@ func decodeCorev1EndpointAddress(b []byte, v *corev1.EndpointAddress) error {
 	return nil
 }
 
-func decodeCorev1EndpointPort(b []byte, v *corev1.EndpointPort) error {
-	r := wire.NewReader(b)
+func decodeCorev1EndpointPort(r wire.Reader, v *corev1.EndpointPort) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -1877,8 +1808,7 @@ func decodeCorev1EndpointPort(b []byte, v *corev1.EndpointPort) error {
 	return nil
 }
 
-func decodeCorev1LimitRangeItem(b []byte, v *corev1.LimitRangeItem) error {
-	r := wire.NewReader(b)
+func decodeCorev1LimitRangeItem(r wire.Reader, v *corev1.LimitRangeItem) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -1888,15 +1818,15 @@ func decodeCorev1LimitRangeItem(b []byte, v *corev1.LimitRangeItem) error {
 		case 1:
 			err = wire.SetString(&r, typ, &v.Type)
 		case 2:
-			err = wire.MessageMap(&r, typ, 2, &v.Max, wire.Quantity)
+			err = wire.QuantityMap(&r, typ, 2, &v.Max)
 		case 3:
-			err = wire.MessageMap(&r, typ, 3, &v.Min, wire.Quantity)
+			err = wire.QuantityMap(&r, typ, 3, &v.Min)
 		case 4:
-			err = wire.MessageMap(&r, typ, 4, &v.Default, wire.Quantity)
+			err = wire.QuantityMap(&r, typ, 4, &v.Default)
 		case 5:
-			err = wire.MessageMap(&r, typ, 5, &v.DefaultRequest, wire.Quantity)
+			err = wire.QuantityMap(&r, typ, 5, &v.DefaultRequest)
 		case 6:
-			err = wire.MessageMap(&r, typ, 6, &v.MaxLimitRequestRatio, wire.Quantity)
+			err = wire.QuantityMap(&r, typ, 6, &v.MaxLimitRequestRatio)
 		default:
 			err = r.Skip()
 		}
@@ -1907,8 +1837,7 @@ func decodeCorev1LimitRangeItem(b []byte, v *corev1.LimitRangeItem) error {
 	return nil
 }
 
-func decodeCorev1NamespaceCondition(b []byte, v *corev1.NamespaceCondition) error {
-	r := wire.NewReader(b)
+func decodeCorev1NamespaceCondition(r wire.Reader, v *corev1.NamespaceCondition) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -1935,8 +1864,7 @@ func decodeCorev1NamespaceCondition(b []byte, v *corev1.NamespaceCondition) erro
 	return nil
 }
 
-func decodeCorev1Taint(b []byte, v *corev1.Taint) error {
-	r := wire.NewReader(b)
+func decodeCorev1Taint(r wire.Reader, v *corev1.Taint) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -1961,8 +1889,7 @@ func decodeCorev1Taint(b []byte, v *corev1.Taint) error {
 	return nil
 }
 
-func decodeCorev1NodeConfigSource(b []byte, v *corev1.NodeConfigSource) error {
-	r := wire.NewReader(b)
+func decodeCorev1NodeConfigSource(r wire.Reader, v *corev1.NodeConfigSource) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -1981,8 +1908,7 @@ func decodeCorev1NodeConfigSource(b []byte, v *corev1.NodeConfigSource) error {
 	return nil
 }
 
-func decodeCorev1NodePodPreemptionPolicy(b []byte, v *corev1.NodePodPreemptionPolicy) error {
-	r := wire.NewReader(b)
+func decodeCorev1NodePodPreemptionPolicy(r wire.Reader, v *corev1.NodePodPreemptionPolicy) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -2001,8 +1927,7 @@ func decodeCorev1NodePodPreemptionPolicy(b []byte, v *corev1.NodePodPreemptionPo
 	return nil
 }
 
-func decodeCorev1NodeCondition(b []byte, v *corev1.NodeCondition) error {
-	r := wire.NewReader(b)
+func decodeCorev1NodeCondition(r wire.Reader, v *corev1.NodeCondition) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -2031,8 +1956,7 @@ func decodeCorev1NodeCondition(b []byte, v *corev1.NodeCondition) error {
 	return nil
 }
 
-func decodeCorev1NodeAddress(b []byte, v *corev1.NodeAddress) error {
-	r := wire.NewReader(b)
+func decodeCorev1NodeAddress(r wire.Reader, v *corev1.NodeAddress) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -2053,8 +1977,7 @@ func decodeCorev1NodeAddress(b []byte, v *corev1.NodeAddress) error {
 	return nil
 }
 
-func decodeCorev1NodeDaemonEndpoints(b []byte, v *corev1.NodeDaemonEndpoints) error {
-	r := wire.NewReader(b)
+func decodeCorev1NodeDaemonEndpoints(r wire.Reader, v *corev1.NodeDaemonEndpoints) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -2073,8 +1996,7 @@ func decodeCorev1NodeDaemonEndpoints(b []byte, v *corev1.NodeDaemonEndpoints) er
 	return nil
 }
 
-func decodeCorev1NodeSystemInfo(b []byte, v *corev1.NodeSystemInfo) error {
-	r := wire.NewReader(b)
+func decodeCorev1NodeSystemInfo(r wire.Reader, v *corev1.NodeSystemInfo) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -2115,8 +2037,7 @@ func decodeCorev1NodeSystemInfo(b []byte, v *corev1.NodeSystemInfo) error {
 	return nil
 }
 
-func decodeCorev1ContainerImage(b []byte, v *corev1.ContainerImage) error {
-	r := wire.NewReader(b)
+func decodeCorev1ContainerImage(r wire.Reader, v *corev1.ContainerImage) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -2137,8 +2058,7 @@ func decodeCorev1ContainerImage(b []byte, v *corev1.ContainerImage) error {
 	return nil
 }
 
-func decodeCorev1AttachedVolume(b []byte, v *corev1.AttachedVolume) error {
-	r := wire.NewReader(b)
+func decodeCorev1AttachedVolume(r wire.Reader, v *corev1.AttachedVolume) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -2159,8 +2079,7 @@ func decodeCorev1AttachedVolume(b []byte, v *corev1.AttachedVolume) error {
 	return nil
 }
 
-func decodeCorev1NodeConfigStatus(b []byte, v *corev1.NodeConfigStatus) error {
-	r := wire.NewReader(b)
+func decodeCorev1NodeConfigStatus(r wire.Reader, v *corev1.NodeConfigStatus) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -2185,8 +2104,7 @@ func decodeCorev1NodeConfigStatus(b []byte, v *corev1.NodeConfigStatus) error {
 	return nil
 }
 
-func decodeCorev1NodeRuntimeHandler(b []byte, v *corev1.NodeRuntimeHandler) error {
-	r := wire.NewReader(b)
+func decodeCorev1NodeRuntimeHandler(r wire.Reader, v *corev1.NodeRuntimeHandler) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -2207,8 +2125,7 @@ func decodeCorev1NodeRuntimeHandler(b []byte, v *corev1.NodeRuntimeHandler) erro
 	return nil
 }
 
-func decodeCorev1NodeFeatures(b []byte, v *corev1.NodeFeatures) error {
-	r := wire.NewReader(b)
+func decodeCorev1NodeFeatures(r wire.Reader, v *corev1.NodeFeatures) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -2227,8 +2144,7 @@ func decodeCorev1NodeFeatures(b []byte, v *corev1.NodeFeatures) error {
 	return nil
 }
 
-func decodeCorev1PersistentVolumeSource(b []byte, v *corev1.PersistentVolumeSource) error {
-	r := wire.NewReader(b)
+func decodeCorev1PersistentVolumeSource(r wire.Reader, v *corev1.PersistentVolumeSource) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -2289,8 +2205,7 @@ func decodeCorev1PersistentVolumeSource(b []byte, v *corev1.PersistentVolumeSour
 	return nil
 }
 
-func decodeCorev1VolumeNodeAffinity(b []byte, v *corev1.VolumeNodeAffinity) error {
-	r := wire.NewReader(b)
+func decodeCorev1VolumeNodeAffinity(r wire.Reader, v *corev1.VolumeNodeAffinity) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -2309,8 +2224,7 @@ func decodeCorev1VolumeNodeAffinity(b []byte, v *corev1.VolumeNodeAffinity) erro
 	return nil
 }
 
-func decodeCorev1VolumeResourceRequirements(b []byte, v *corev1.VolumeResourceRequirements) error {
-	r := wire.NewReader(b)
+func decodeCorev1VolumeResourceRequirements(r wire.Reader, v *corev1.VolumeResourceRequirements) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -2318,9 +2232,9 @@ func decodeCorev1VolumeResourceRequirements(b []byte, v *corev1.VolumeResourceRe
 		}
 		switch num {
 		case 1:
-			err = wire.MessageMap(&r, typ, 1, &v.Limits, wire.Quantity)
+			err = wire.QuantityMap(&r, typ, 1, &v.Limits)
 		case 2:
-			err = wire.MessageMap(&r, typ, 2, &v.Requests, wire.Quantity)
+			err = wire.QuantityMap(&r, typ, 2, &v.Requests)
 		default:
 			err = r.Skip()
 		}
@@ -2331,8 +2245,7 @@ func decodeCorev1VolumeResourceRequirements(b []byte, v *corev1.VolumeResourceRe
 	return nil
 }
 
-func decodeCorev1TypedLocalObjectReference(b []byte, v *corev1.TypedLocalObjectReference) error {
-	r := wire.NewReader(b)
+func decodeCorev1TypedLocalObjectReference(r wire.Reader, v *corev1.TypedLocalObjectReference) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -2355,8 +2268,7 @@ func decodeCorev1TypedLocalObjectReference(b []byte, v *corev1.TypedLocalObjectR
 	return nil
 }
 
-func decodeCorev1TypedObjectReference(b []byte, v *corev1.TypedObjectReference) error {
-	r := wire.NewReader(b)
+func decodeCorev1TypedObjectReference(r wire.Reader, v *corev1.TypedObjectReference) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -2381,8 +2293,7 @@ func decodeCorev1TypedObjectReference(b []byte, v *corev1.TypedObjectReference) 
 	return nil
 }
 
-func decodeCorev1PersistentVolumeClaimCondition(b []byte, v *corev1.PersistentVolumeClaimCondition) error {
-	r := wire.NewReader(b)
+func decodeCorev1PersistentVolumeClaimCondition(r wire.Reader, v *corev1.PersistentVolumeClaimCondition) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -2411,8 +2322,7 @@ func decodeCorev1PersistentVolumeClaimCondition(b []byte, v *corev1.PersistentVo
 	return nil
 }
 
-func decodeCorev1ModifyVolumeStatus(b []byte, v *corev1.ModifyVolumeStatus) error {
-	r := wire.NewReader(b)
+func decodeCorev1ModifyVolumeStatus(r wire.Reader, v *corev1.ModifyVolumeStatus) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -2433,8 +2343,7 @@ func decodeCorev1ModifyVolumeStatus(b []byte, v *corev1.ModifyVolumeStatus) erro
 	return nil
 }
 
-func decodeCorev1VolumeHealthStatus(b []byte, v *corev1.VolumeHealthStatus) error {
-	r := wire.NewReader(b)
+func decodeCorev1VolumeHealthStatus(r wire.Reader, v *corev1.VolumeHealthStatus) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -2455,8 +2364,7 @@ func decodeCorev1VolumeHealthStatus(b []byte, v *corev1.VolumeHealthStatus) erro
 	return nil
 }
 
-func decodeCorev1Volume(b []byte, v *corev1.Volume) error {
-	r := wire.NewReader(b)
+func decodeCorev1Volume(r wire.Reader, v *corev1.Volume) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -2477,8 +2385,7 @@ func decodeCorev1Volume(b []byte, v *corev1.Volume) error {
 	return nil
 }
 
-func decodeCorev1Container(b []byte, v *corev1.Container) error {
-	r := wire.NewReader(b)
+func decodeCorev1Container(r wire.Reader, v *corev1.Container) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -2545,8 +2452,7 @@ func decodeCorev1Container(b []byte, v *corev1.Container) error {
 	return nil
 }
 
-func decodeCorev1EphemeralContainer(b []byte, v *corev1.EphemeralContainer) error {
-	r := wire.NewReader(b)
+func decodeCorev1EphemeralContainer(r wire.Reader, v *corev1.EphemeralContainer) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -2567,8 +2473,7 @@ func decodeCorev1EphemeralContainer(b []byte, v *corev1.EphemeralContainer) erro
 	return nil
 }
 
-func decodeCorev1PodSecurityContext(b []byte, v *corev1.PodSecurityContext) error {
-	r := wire.NewReader(b)
+func decodeCorev1PodSecurityContext(r wire.Reader, v *corev1.PodSecurityContext) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -2611,8 +2516,7 @@ func decodeCorev1PodSecurityContext(b []byte, v *corev1.PodSecurityContext) erro
 	return nil
 }
 
-func decodeCorev1Affinity(b []byte, v *corev1.Affinity) error {
-	r := wire.NewReader(b)
+func decodeCorev1Affinity(r wire.Reader, v *corev1.Affinity) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -2635,8 +2539,7 @@ func decodeCorev1Affinity(b []byte, v *corev1.Affinity) error {
 	return nil
 }
 
-func decodeCorev1Toleration(b []byte, v *corev1.Toleration) error {
-	r := wire.NewReader(b)
+func decodeCorev1Toleration(r wire.Reader, v *corev1.Toleration) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -2663,8 +2566,7 @@ func decodeCorev1Toleration(b []byte, v *corev1.Toleration) error {
 	return nil
 }
 
-func decodeCorev1HostAlias(b []byte, v *corev1.HostAlias) error {
-	r := wire.NewReader(b)
+func decodeCorev1HostAlias(r wire.Reader, v *corev1.HostAlias) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -2685,8 +2587,7 @@ func decodeCorev1HostAlias(b []byte, v *corev1.HostAlias) error {
 	return nil
 }
 
-func decodeCorev1PodDNSConfig(b []byte, v *corev1.PodDNSConfig) error {
-	r := wire.NewReader(b)
+func decodeCorev1PodDNSConfig(r wire.Reader, v *corev1.PodDNSConfig) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -2709,8 +2610,7 @@ func decodeCorev1PodDNSConfig(b []byte, v *corev1.PodDNSConfig) error {
 	return nil
 }
 
-func decodeCorev1PodReadinessGate(b []byte, v *corev1.PodReadinessGate) error {
-	r := wire.NewReader(b)
+func decodeCorev1PodReadinessGate(r wire.Reader, v *corev1.PodReadinessGate) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -2729,8 +2629,7 @@ func decodeCorev1PodReadinessGate(b []byte, v *corev1.PodReadinessGate) error {
 	return nil
 }
 
-func decodeCorev1TopologySpreadConstraint(b []byte, v *corev1.TopologySpreadConstraint) error {
-	r := wire.NewReader(b)
+func decodeCorev1TopologySpreadConstraint(r wire.Reader, v *corev1.TopologySpreadConstraint) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -2763,8 +2662,7 @@ func decodeCorev1TopologySpreadConstraint(b []byte, v *corev1.TopologySpreadCons
 	return nil
 }
 
-func decodeCorev1PodOS(b []byte, v *corev1.PodOS) error {
-	r := wire.NewReader(b)
+func decodeCorev1PodOS(r wire.Reader, v *corev1.PodOS) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -2783,8 +2681,7 @@ func decodeCorev1PodOS(b []byte, v *corev1.PodOS) error {
 	return nil
 }
 
-func decodeCorev1PodSchedulingGate(b []byte, v *corev1.PodSchedulingGate) error {
-	r := wire.NewReader(b)
+func decodeCorev1PodSchedulingGate(r wire.Reader, v *corev1.PodSchedulingGate) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -2803,8 +2700,7 @@ func decodeCorev1PodSchedulingGate(b []byte, v *corev1.PodSchedulingGate) error 
 	return nil
 }
 
-func decodeCorev1PodResourceClaim(b []byte, v *corev1.PodResourceClaim) error {
-	r := wire.NewReader(b)
+func decodeCorev1PodResourceClaim(r wire.Reader, v *corev1.PodResourceClaim) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -2827,8 +2723,7 @@ func decodeCorev1PodResourceClaim(b []byte, v *corev1.PodResourceClaim) error {
 	return nil
 }
 
-func decodeCorev1ResourceRequirements(b []byte, v *corev1.ResourceRequirements) error {
-	r := wire.NewReader(b)
+func decodeCorev1ResourceRequirements(r wire.Reader, v *corev1.ResourceRequirements) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -2836,9 +2731,9 @@ func decodeCorev1ResourceRequirements(b []byte, v *corev1.ResourceRequirements) 
 		}
 		switch num {
 		case 1:
-			err = wire.MessageMap(&r, typ, 1, &v.Limits, wire.Quantity)
+			err = wire.QuantityMap(&r, typ, 1, &v.Limits)
 		case 2:
-			err = wire.MessageMap(&r, typ, 2, &v.Requests, wire.Quantity)
+			err = wire.QuantityMap(&r, typ, 2, &v.Requests)
 		case 3:
 			err = wire.AppendMessage(&r, typ, 3, &v.Claims, decodeCorev1ResourceClaim)
 		default:
@@ -2851,8 +2746,7 @@ func decodeCorev1ResourceRequirements(b []byte, v *corev1.ResourceRequirements) 
 	return nil
 }
 
-func decodeCorev1PodSchedulingGroup(b []byte, v *corev1.PodSchedulingGroup) error {
-	r := wire.NewReader(b)
+func decodeCorev1PodSchedulingGroup(r wire.Reader, v *corev1.PodSchedulingGroup) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -2871,8 +2765,7 @@ func decodeCorev1PodSchedulingGroup(b []byte, v *corev1.PodSchedulingGroup) erro
 	return nil
 }
 
-func decodeCorev1EvictionResponder(b []byte, v *corev1.EvictionResponder) error {
-	r := wire.NewReader(b)
+func decodeCorev1EvictionResponder(r wire.Reader, v *corev1.EvictionResponder) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -2893,8 +2786,7 @@ func decodeCorev1EvictionResponder(b []byte, v *corev1.EvictionResponder) error 
 	return nil
 }
 
-func decodeCorev1PodCondition(b []byte, v *corev1.PodCondition) error {
-	r := wire.NewReader(b)
+func decodeCorev1PodCondition(r wire.Reader, v *corev1.PodCondition) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -2925,8 +2817,7 @@ func decodeCorev1PodCondition(b []byte, v *corev1.PodCondition) error {
 	return nil
 }
 
-func decodeCorev1HostIP(b []byte, v *corev1.HostIP) error {
-	r := wire.NewReader(b)
+func decodeCorev1HostIP(r wire.Reader, v *corev1.HostIP) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -2945,8 +2836,7 @@ func decodeCorev1HostIP(b []byte, v *corev1.HostIP) error {
 	return nil
 }
 
-func decodeCorev1PodIP(b []byte, v *corev1.PodIP) error {
-	r := wire.NewReader(b)
+func decodeCorev1PodIP(r wire.Reader, v *corev1.PodIP) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -2965,8 +2855,7 @@ func decodeCorev1PodIP(b []byte, v *corev1.PodIP) error {
 	return nil
 }
 
-func decodeCorev1ContainerStatus(b []byte, v *corev1.ContainerStatus) error {
-	r := wire.NewReader(b)
+func decodeCorev1ContainerStatus(r wire.Reader, v *corev1.ContainerStatus) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -2992,7 +2881,7 @@ func decodeCorev1ContainerStatus(b []byte, v *corev1.ContainerStatus) error {
 		case 9:
 			err = wire.SetBoolPtr(&r, typ, &v.Started)
 		case 10:
-			err = wire.MessageMap(&r, typ, 10, &v.AllocatedResources, wire.Quantity)
+			err = wire.QuantityMap(&r, typ, 10, &v.AllocatedResources)
 		case 11:
 			err = wire.Pointer(&r, typ, &v.Resources, decodeCorev1ResourceRequirements)
 		case 12:
@@ -3013,8 +2902,7 @@ func decodeCorev1ContainerStatus(b []byte, v *corev1.ContainerStatus) error {
 	return nil
 }
 
-func decodeCorev1PodResourceClaimStatus(b []byte, v *corev1.PodResourceClaimStatus) error {
-	r := wire.NewReader(b)
+func decodeCorev1PodResourceClaimStatus(r wire.Reader, v *corev1.PodResourceClaimStatus) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -3035,8 +2923,7 @@ func decodeCorev1PodResourceClaimStatus(b []byte, v *corev1.PodResourceClaimStat
 	return nil
 }
 
-func decodeCorev1PodExtendedResourceClaimStatus(b []byte, v *corev1.PodExtendedResourceClaimStatus) error {
-	r := wire.NewReader(b)
+func decodeCorev1PodExtendedResourceClaimStatus(r wire.Reader, v *corev1.PodExtendedResourceClaimStatus) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -3057,8 +2944,7 @@ func decodeCorev1PodExtendedResourceClaimStatus(b []byte, v *corev1.PodExtendedR
 	return nil
 }
 
-func decodeCorev1NodeAllocatableResourceClaimStatus(b []byte, v *corev1.NodeAllocatableResourceClaimStatus) error {
-	r := wire.NewReader(b)
+func decodeCorev1NodeAllocatableResourceClaimStatus(r wire.Reader, v *corev1.NodeAllocatableResourceClaimStatus) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -3083,8 +2969,7 @@ func decodeCorev1NodeAllocatableResourceClaimStatus(b []byte, v *corev1.NodeAllo
 	return nil
 }
 
-func decodeCorev1PodVolumeHealth(b []byte, v *corev1.PodVolumeHealth) error {
-	r := wire.NewReader(b)
+func decodeCorev1PodVolumeHealth(r wire.Reader, v *corev1.PodVolumeHealth) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -3107,8 +2992,7 @@ func decodeCorev1PodVolumeHealth(b []byte, v *corev1.PodVolumeHealth) error {
 	return nil
 }
 
-func decodeCorev1ReplicationControllerCondition(b []byte, v *corev1.ReplicationControllerCondition) error {
-	r := wire.NewReader(b)
+func decodeCorev1ReplicationControllerCondition(r wire.Reader, v *corev1.ReplicationControllerCondition) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -3135,8 +3019,7 @@ func decodeCorev1ReplicationControllerCondition(b []byte, v *corev1.ReplicationC
 	return nil
 }
 
-func decodeCorev1ScopeSelector(b []byte, v *corev1.ScopeSelector) error {
-	r := wire.NewReader(b)
+func decodeCorev1ScopeSelector(r wire.Reader, v *corev1.ScopeSelector) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -3155,8 +3038,7 @@ func decodeCorev1ScopeSelector(b []byte, v *corev1.ScopeSelector) error {
 	return nil
 }
 
-func decodeCorev1ServicePort(b []byte, v *corev1.ServicePort) error {
-	r := wire.NewReader(b)
+func decodeCorev1ServicePort(r wire.Reader, v *corev1.ServicePort) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -3185,8 +3067,7 @@ func decodeCorev1ServicePort(b []byte, v *corev1.ServicePort) error {
 	return nil
 }
 
-func decodeCorev1SessionAffinityConfig(b []byte, v *corev1.SessionAffinityConfig) error {
-	r := wire.NewReader(b)
+func decodeCorev1SessionAffinityConfig(r wire.Reader, v *corev1.SessionAffinityConfig) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -3205,8 +3086,7 @@ func decodeCorev1SessionAffinityConfig(b []byte, v *corev1.SessionAffinityConfig
 	return nil
 }
 
-func decodeCorev1LoadBalancerStatus(b []byte, v *corev1.LoadBalancerStatus) error {
-	r := wire.NewReader(b)
+func decodeCorev1LoadBalancerStatus(r wire.Reader, v *corev1.LoadBalancerStatus) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -3225,8 +3105,7 @@ func decodeCorev1LoadBalancerStatus(b []byte, v *corev1.LoadBalancerStatus) erro
 	return nil
 }
 
-func decodeCorev1ConfigMapNodeConfigSource(b []byte, v *corev1.ConfigMapNodeConfigSource) error {
-	r := wire.NewReader(b)
+func decodeCorev1ConfigMapNodeConfigSource(r wire.Reader, v *corev1.ConfigMapNodeConfigSource) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -3253,8 +3132,7 @@ func decodeCorev1ConfigMapNodeConfigSource(b []byte, v *corev1.ConfigMapNodeConf
 	return nil
 }
 
-func decodeCorev1DaemonEndpoint(b []byte, v *corev1.DaemonEndpoint) error {
-	r := wire.NewReader(b)
+func decodeCorev1DaemonEndpoint(r wire.Reader, v *corev1.DaemonEndpoint) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -3273,8 +3151,7 @@ func decodeCorev1DaemonEndpoint(b []byte, v *corev1.DaemonEndpoint) error {
 	return nil
 }
 
-func decodeCorev1NodeSwapStatus(b []byte, v *corev1.NodeSwapStatus) error {
-	r := wire.NewReader(b)
+func decodeCorev1NodeSwapStatus(r wire.Reader, v *corev1.NodeSwapStatus) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -3293,8 +3170,7 @@ func decodeCorev1NodeSwapStatus(b []byte, v *corev1.NodeSwapStatus) error {
 	return nil
 }
 
-func decodeCorev1NodeRuntimeHandlerFeatures(b []byte, v *corev1.NodeRuntimeHandlerFeatures) error {
-	r := wire.NewReader(b)
+func decodeCorev1NodeRuntimeHandlerFeatures(r wire.Reader, v *corev1.NodeRuntimeHandlerFeatures) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -3315,8 +3191,7 @@ func decodeCorev1NodeRuntimeHandlerFeatures(b []byte, v *corev1.NodeRuntimeHandl
 	return nil
 }
 
-func decodeCorev1GCEPersistentDiskVolumeSource(b []byte, v *corev1.GCEPersistentDiskVolumeSource) error {
-	r := wire.NewReader(b)
+func decodeCorev1GCEPersistentDiskVolumeSource(r wire.Reader, v *corev1.GCEPersistentDiskVolumeSource) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -3341,8 +3216,7 @@ func decodeCorev1GCEPersistentDiskVolumeSource(b []byte, v *corev1.GCEPersistent
 	return nil
 }
 
-func decodeCorev1AWSElasticBlockStoreVolumeSource(b []byte, v *corev1.AWSElasticBlockStoreVolumeSource) error {
-	r := wire.NewReader(b)
+func decodeCorev1AWSElasticBlockStoreVolumeSource(r wire.Reader, v *corev1.AWSElasticBlockStoreVolumeSource) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -3367,8 +3241,7 @@ func decodeCorev1AWSElasticBlockStoreVolumeSource(b []byte, v *corev1.AWSElastic
 	return nil
 }
 
-func decodeCorev1HostPathVolumeSource(b []byte, v *corev1.HostPathVolumeSource) error {
-	r := wire.NewReader(b)
+func decodeCorev1HostPathVolumeSource(r wire.Reader, v *corev1.HostPathVolumeSource) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -3389,8 +3262,7 @@ func decodeCorev1HostPathVolumeSource(b []byte, v *corev1.HostPathVolumeSource) 
 	return nil
 }
 
-func decodeCorev1GlusterfsPersistentVolumeSource(b []byte, v *corev1.GlusterfsPersistentVolumeSource) error {
-	r := wire.NewReader(b)
+func decodeCorev1GlusterfsPersistentVolumeSource(r wire.Reader, v *corev1.GlusterfsPersistentVolumeSource) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -3415,8 +3287,7 @@ func decodeCorev1GlusterfsPersistentVolumeSource(b []byte, v *corev1.GlusterfsPe
 	return nil
 }
 
-func decodeCorev1NFSVolumeSource(b []byte, v *corev1.NFSVolumeSource) error {
-	r := wire.NewReader(b)
+func decodeCorev1NFSVolumeSource(r wire.Reader, v *corev1.NFSVolumeSource) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -3439,8 +3310,7 @@ func decodeCorev1NFSVolumeSource(b []byte, v *corev1.NFSVolumeSource) error {
 	return nil
 }
 
-func decodeCorev1RBDPersistentVolumeSource(b []byte, v *corev1.RBDPersistentVolumeSource) error {
-	r := wire.NewReader(b)
+func decodeCorev1RBDPersistentVolumeSource(r wire.Reader, v *corev1.RBDPersistentVolumeSource) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -3473,8 +3343,7 @@ func decodeCorev1RBDPersistentVolumeSource(b []byte, v *corev1.RBDPersistentVolu
 	return nil
 }
 
-func decodeCorev1ISCSIPersistentVolumeSource(b []byte, v *corev1.ISCSIPersistentVolumeSource) error {
-	r := wire.NewReader(b)
+func decodeCorev1ISCSIPersistentVolumeSource(r wire.Reader, v *corev1.ISCSIPersistentVolumeSource) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -3513,8 +3382,7 @@ func decodeCorev1ISCSIPersistentVolumeSource(b []byte, v *corev1.ISCSIPersistent
 	return nil
 }
 
-func decodeCorev1CinderPersistentVolumeSource(b []byte, v *corev1.CinderPersistentVolumeSource) error {
-	r := wire.NewReader(b)
+func decodeCorev1CinderPersistentVolumeSource(r wire.Reader, v *corev1.CinderPersistentVolumeSource) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -3539,8 +3407,7 @@ func decodeCorev1CinderPersistentVolumeSource(b []byte, v *corev1.CinderPersiste
 	return nil
 }
 
-func decodeCorev1CephFSPersistentVolumeSource(b []byte, v *corev1.CephFSPersistentVolumeSource) error {
-	r := wire.NewReader(b)
+func decodeCorev1CephFSPersistentVolumeSource(r wire.Reader, v *corev1.CephFSPersistentVolumeSource) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -3569,8 +3436,7 @@ func decodeCorev1CephFSPersistentVolumeSource(b []byte, v *corev1.CephFSPersiste
 	return nil
 }
 
-func decodeCorev1FCVolumeSource(b []byte, v *corev1.FCVolumeSource) error {
-	r := wire.NewReader(b)
+func decodeCorev1FCVolumeSource(r wire.Reader, v *corev1.FCVolumeSource) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -3597,8 +3463,7 @@ func decodeCorev1FCVolumeSource(b []byte, v *corev1.FCVolumeSource) error {
 	return nil
 }
 
-func decodeCorev1FlockerVolumeSource(b []byte, v *corev1.FlockerVolumeSource) error {
-	r := wire.NewReader(b)
+func decodeCorev1FlockerVolumeSource(r wire.Reader, v *corev1.FlockerVolumeSource) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -3619,8 +3484,7 @@ func decodeCorev1FlockerVolumeSource(b []byte, v *corev1.FlockerVolumeSource) er
 	return nil
 }
 
-func decodeCorev1FlexPersistentVolumeSource(b []byte, v *corev1.FlexPersistentVolumeSource) error {
-	r := wire.NewReader(b)
+func decodeCorev1FlexPersistentVolumeSource(r wire.Reader, v *corev1.FlexPersistentVolumeSource) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -3647,8 +3511,7 @@ func decodeCorev1FlexPersistentVolumeSource(b []byte, v *corev1.FlexPersistentVo
 	return nil
 }
 
-func decodeCorev1AzureFilePersistentVolumeSource(b []byte, v *corev1.AzureFilePersistentVolumeSource) error {
-	r := wire.NewReader(b)
+func decodeCorev1AzureFilePersistentVolumeSource(r wire.Reader, v *corev1.AzureFilePersistentVolumeSource) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -3673,8 +3536,7 @@ func decodeCorev1AzureFilePersistentVolumeSource(b []byte, v *corev1.AzureFilePe
 	return nil
 }
 
-func decodeCorev1VsphereVirtualDiskVolumeSource(b []byte, v *corev1.VsphereVirtualDiskVolumeSource) error {
-	r := wire.NewReader(b)
+func decodeCorev1VsphereVirtualDiskVolumeSource(r wire.Reader, v *corev1.VsphereVirtualDiskVolumeSource) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -3699,8 +3561,7 @@ func decodeCorev1VsphereVirtualDiskVolumeSource(b []byte, v *corev1.VsphereVirtu
 	return nil
 }
 
-func decodeCorev1QuobyteVolumeSource(b []byte, v *corev1.QuobyteVolumeSource) error {
-	r := wire.NewReader(b)
+func decodeCorev1QuobyteVolumeSource(r wire.Reader, v *corev1.QuobyteVolumeSource) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -3729,8 +3590,7 @@ func decodeCorev1QuobyteVolumeSource(b []byte, v *corev1.QuobyteVolumeSource) er
 	return nil
 }
 
-func decodeCorev1AzureDiskVolumeSource(b []byte, v *corev1.AzureDiskVolumeSource) error {
-	r := wire.NewReader(b)
+func decodeCorev1AzureDiskVolumeSource(r wire.Reader, v *corev1.AzureDiskVolumeSource) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -3759,8 +3619,7 @@ func decodeCorev1AzureDiskVolumeSource(b []byte, v *corev1.AzureDiskVolumeSource
 	return nil
 }
 
-func decodeCorev1PhotonPersistentDiskVolumeSource(b []byte, v *corev1.PhotonPersistentDiskVolumeSource) error {
-	r := wire.NewReader(b)
+func decodeCorev1PhotonPersistentDiskVolumeSource(r wire.Reader, v *corev1.PhotonPersistentDiskVolumeSource) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -3781,8 +3640,7 @@ func decodeCorev1PhotonPersistentDiskVolumeSource(b []byte, v *corev1.PhotonPers
 	return nil
 }
 
-func decodeCorev1PortworxVolumeSource(b []byte, v *corev1.PortworxVolumeSource) error {
-	r := wire.NewReader(b)
+func decodeCorev1PortworxVolumeSource(r wire.Reader, v *corev1.PortworxVolumeSource) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -3805,8 +3663,7 @@ func decodeCorev1PortworxVolumeSource(b []byte, v *corev1.PortworxVolumeSource) 
 	return nil
 }
 
-func decodeCorev1ScaleIOPersistentVolumeSource(b []byte, v *corev1.ScaleIOPersistentVolumeSource) error {
-	r := wire.NewReader(b)
+func decodeCorev1ScaleIOPersistentVolumeSource(r wire.Reader, v *corev1.ScaleIOPersistentVolumeSource) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -3843,8 +3700,7 @@ func decodeCorev1ScaleIOPersistentVolumeSource(b []byte, v *corev1.ScaleIOPersis
 	return nil
 }
 
-func decodeCorev1LocalVolumeSource(b []byte, v *corev1.LocalVolumeSource) error {
-	r := wire.NewReader(b)
+func decodeCorev1LocalVolumeSource(r wire.Reader, v *corev1.LocalVolumeSource) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -3865,8 +3721,7 @@ func decodeCorev1LocalVolumeSource(b []byte, v *corev1.LocalVolumeSource) error 
 	return nil
 }
 
-func decodeCorev1StorageOSPersistentVolumeSource(b []byte, v *corev1.StorageOSPersistentVolumeSource) error {
-	r := wire.NewReader(b)
+func decodeCorev1StorageOSPersistentVolumeSource(r wire.Reader, v *corev1.StorageOSPersistentVolumeSource) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -3893,8 +3748,7 @@ func decodeCorev1StorageOSPersistentVolumeSource(b []byte, v *corev1.StorageOSPe
 	return nil
 }
 
-func decodeCorev1CSIPersistentVolumeSource(b []byte, v *corev1.CSIPersistentVolumeSource) error {
-	r := wire.NewReader(b)
+func decodeCorev1CSIPersistentVolumeSource(r wire.Reader, v *corev1.CSIPersistentVolumeSource) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -3931,8 +3785,7 @@ func decodeCorev1CSIPersistentVolumeSource(b []byte, v *corev1.CSIPersistentVolu
 	return nil
 }
 
-func decodeCorev1NodeSelector(b []byte, v *corev1.NodeSelector) error {
-	r := wire.NewReader(b)
+func decodeCorev1NodeSelector(r wire.Reader, v *corev1.NodeSelector) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -3951,8 +3804,7 @@ func decodeCorev1NodeSelector(b []byte, v *corev1.NodeSelector) error {
 	return nil
 }
 
-func decodeCorev1VolumeHealthCondition(b []byte, v *corev1.VolumeHealthCondition) error {
-	r := wire.NewReader(b)
+func decodeCorev1VolumeHealthCondition(r wire.Reader, v *corev1.VolumeHealthCondition) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -3975,8 +3827,7 @@ func decodeCorev1VolumeHealthCondition(b []byte, v *corev1.VolumeHealthCondition
 	return nil
 }
 
-func decodeCorev1VolumeSource(b []byte, v *corev1.VolumeSource) error {
-	r := wire.NewReader(b)
+func decodeCorev1VolumeSource(r wire.Reader, v *corev1.VolumeSource) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -4053,8 +3904,7 @@ func decodeCorev1VolumeSource(b []byte, v *corev1.VolumeSource) error {
 	return nil
 }
 
-func decodeCorev1ContainerPort(b []byte, v *corev1.ContainerPort) error {
-	r := wire.NewReader(b)
+func decodeCorev1ContainerPort(r wire.Reader, v *corev1.ContainerPort) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -4081,8 +3931,7 @@ func decodeCorev1ContainerPort(b []byte, v *corev1.ContainerPort) error {
 	return nil
 }
 
-func decodeCorev1EnvFromSource(b []byte, v *corev1.EnvFromSource) error {
-	r := wire.NewReader(b)
+func decodeCorev1EnvFromSource(r wire.Reader, v *corev1.EnvFromSource) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -4105,8 +3954,7 @@ func decodeCorev1EnvFromSource(b []byte, v *corev1.EnvFromSource) error {
 	return nil
 }
 
-func decodeCorev1EnvVar(b []byte, v *corev1.EnvVar) error {
-	r := wire.NewReader(b)
+func decodeCorev1EnvVar(r wire.Reader, v *corev1.EnvVar) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -4129,8 +3977,7 @@ func decodeCorev1EnvVar(b []byte, v *corev1.EnvVar) error {
 	return nil
 }
 
-func decodeCorev1ContainerResizePolicy(b []byte, v *corev1.ContainerResizePolicy) error {
-	r := wire.NewReader(b)
+func decodeCorev1ContainerResizePolicy(r wire.Reader, v *corev1.ContainerResizePolicy) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -4151,8 +3998,7 @@ func decodeCorev1ContainerResizePolicy(b []byte, v *corev1.ContainerResizePolicy
 	return nil
 }
 
-func decodeCorev1ContainerRestartRule(b []byte, v *corev1.ContainerRestartRule) error {
-	r := wire.NewReader(b)
+func decodeCorev1ContainerRestartRule(r wire.Reader, v *corev1.ContainerRestartRule) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -4173,8 +4019,7 @@ func decodeCorev1ContainerRestartRule(b []byte, v *corev1.ContainerRestartRule) 
 	return nil
 }
 
-func decodeCorev1VolumeMount(b []byte, v *corev1.VolumeMount) error {
-	r := wire.NewReader(b)
+func decodeCorev1VolumeMount(r wire.Reader, v *corev1.VolumeMount) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -4207,8 +4052,7 @@ func decodeCorev1VolumeMount(b []byte, v *corev1.VolumeMount) error {
 	return nil
 }
 
-func decodeCorev1VolumeDevice(b []byte, v *corev1.VolumeDevice) error {
-	r := wire.NewReader(b)
+func decodeCorev1VolumeDevice(r wire.Reader, v *corev1.VolumeDevice) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -4229,8 +4073,7 @@ func decodeCorev1VolumeDevice(b []byte, v *corev1.VolumeDevice) error {
 	return nil
 }
 
-func decodeCorev1Probe(b []byte, v *corev1.Probe) error {
-	r := wire.NewReader(b)
+func decodeCorev1Probe(r wire.Reader, v *corev1.Probe) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -4261,8 +4104,7 @@ func decodeCorev1Probe(b []byte, v *corev1.Probe) error {
 	return nil
 }
 
-func decodeCorev1Lifecycle(b []byte, v *corev1.Lifecycle) error {
-	r := wire.NewReader(b)
+func decodeCorev1Lifecycle(r wire.Reader, v *corev1.Lifecycle) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -4285,8 +4127,7 @@ func decodeCorev1Lifecycle(b []byte, v *corev1.Lifecycle) error {
 	return nil
 }
 
-func decodeCorev1SecurityContext(b []byte, v *corev1.SecurityContext) error {
-	r := wire.NewReader(b)
+func decodeCorev1SecurityContext(r wire.Reader, v *corev1.SecurityContext) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -4327,8 +4168,7 @@ func decodeCorev1SecurityContext(b []byte, v *corev1.SecurityContext) error {
 	return nil
 }
 
-func decodeCorev1EphemeralContainerCommon(b []byte, v *corev1.EphemeralContainerCommon) error {
-	r := wire.NewReader(b)
+func decodeCorev1EphemeralContainerCommon(r wire.Reader, v *corev1.EphemeralContainerCommon) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -4395,8 +4235,7 @@ func decodeCorev1EphemeralContainerCommon(b []byte, v *corev1.EphemeralContainer
 	return nil
 }
 
-func decodeCorev1SELinuxOptions(b []byte, v *corev1.SELinuxOptions) error {
-	r := wire.NewReader(b)
+func decodeCorev1SELinuxOptions(r wire.Reader, v *corev1.SELinuxOptions) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -4421,8 +4260,7 @@ func decodeCorev1SELinuxOptions(b []byte, v *corev1.SELinuxOptions) error {
 	return nil
 }
 
-func decodeCorev1WindowsSecurityContextOptions(b []byte, v *corev1.WindowsSecurityContextOptions) error {
-	r := wire.NewReader(b)
+func decodeCorev1WindowsSecurityContextOptions(r wire.Reader, v *corev1.WindowsSecurityContextOptions) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -4447,8 +4285,7 @@ func decodeCorev1WindowsSecurityContextOptions(b []byte, v *corev1.WindowsSecuri
 	return nil
 }
 
-func decodeCorev1Sysctl(b []byte, v *corev1.Sysctl) error {
-	r := wire.NewReader(b)
+func decodeCorev1Sysctl(r wire.Reader, v *corev1.Sysctl) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -4469,8 +4306,7 @@ func decodeCorev1Sysctl(b []byte, v *corev1.Sysctl) error {
 	return nil
 }
 
-func decodeCorev1SeccompProfile(b []byte, v *corev1.SeccompProfile) error {
-	r := wire.NewReader(b)
+func decodeCorev1SeccompProfile(r wire.Reader, v *corev1.SeccompProfile) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -4491,8 +4327,7 @@ func decodeCorev1SeccompProfile(b []byte, v *corev1.SeccompProfile) error {
 	return nil
 }
 
-func decodeCorev1AppArmorProfile(b []byte, v *corev1.AppArmorProfile) error {
-	r := wire.NewReader(b)
+func decodeCorev1AppArmorProfile(r wire.Reader, v *corev1.AppArmorProfile) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -4513,8 +4348,7 @@ func decodeCorev1AppArmorProfile(b []byte, v *corev1.AppArmorProfile) error {
 	return nil
 }
 
-func decodeCorev1NodeAffinity(b []byte, v *corev1.NodeAffinity) error {
-	r := wire.NewReader(b)
+func decodeCorev1NodeAffinity(r wire.Reader, v *corev1.NodeAffinity) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -4535,8 +4369,7 @@ func decodeCorev1NodeAffinity(b []byte, v *corev1.NodeAffinity) error {
 	return nil
 }
 
-func decodeCorev1PodAffinity(b []byte, v *corev1.PodAffinity) error {
-	r := wire.NewReader(b)
+func decodeCorev1PodAffinity(r wire.Reader, v *corev1.PodAffinity) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -4557,8 +4390,7 @@ func decodeCorev1PodAffinity(b []byte, v *corev1.PodAffinity) error {
 	return nil
 }
 
-func decodeCorev1PodAntiAffinity(b []byte, v *corev1.PodAntiAffinity) error {
-	r := wire.NewReader(b)
+func decodeCorev1PodAntiAffinity(r wire.Reader, v *corev1.PodAntiAffinity) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -4579,8 +4411,7 @@ func decodeCorev1PodAntiAffinity(b []byte, v *corev1.PodAntiAffinity) error {
 	return nil
 }
 
-func decodeCorev1PodDNSConfigOption(b []byte, v *corev1.PodDNSConfigOption) error {
-	r := wire.NewReader(b)
+func decodeCorev1PodDNSConfigOption(r wire.Reader, v *corev1.PodDNSConfigOption) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -4601,8 +4432,7 @@ func decodeCorev1PodDNSConfigOption(b []byte, v *corev1.PodDNSConfigOption) erro
 	return nil
 }
 
-func decodeCorev1ResourceClaim(b []byte, v *corev1.ResourceClaim) error {
-	r := wire.NewReader(b)
+func decodeCorev1ResourceClaim(r wire.Reader, v *corev1.ResourceClaim) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -4623,8 +4453,7 @@ func decodeCorev1ResourceClaim(b []byte, v *corev1.ResourceClaim) error {
 	return nil
 }
 
-func decodeCorev1ContainerState(b []byte, v *corev1.ContainerState) error {
-	r := wire.NewReader(b)
+func decodeCorev1ContainerState(r wire.Reader, v *corev1.ContainerState) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -4647,8 +4476,7 @@ func decodeCorev1ContainerState(b []byte, v *corev1.ContainerState) error {
 	return nil
 }
 
-func decodeCorev1VolumeMountStatus(b []byte, v *corev1.VolumeMountStatus) error {
-	r := wire.NewReader(b)
+func decodeCorev1VolumeMountStatus(r wire.Reader, v *corev1.VolumeMountStatus) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -4675,8 +4503,7 @@ func decodeCorev1VolumeMountStatus(b []byte, v *corev1.VolumeMountStatus) error 
 	return nil
 }
 
-func decodeCorev1ContainerUser(b []byte, v *corev1.ContainerUser) error {
-	r := wire.NewReader(b)
+func decodeCorev1ContainerUser(r wire.Reader, v *corev1.ContainerUser) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -4695,8 +4522,7 @@ func decodeCorev1ContainerUser(b []byte, v *corev1.ContainerUser) error {
 	return nil
 }
 
-func decodeCorev1ResourceStatus(b []byte, v *corev1.ResourceStatus) error {
-	r := wire.NewReader(b)
+func decodeCorev1ResourceStatus(r wire.Reader, v *corev1.ResourceStatus) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -4717,8 +4543,7 @@ func decodeCorev1ResourceStatus(b []byte, v *corev1.ResourceStatus) error {
 	return nil
 }
 
-func decodeCorev1ContainerExtendedResourceRequest(b []byte, v *corev1.ContainerExtendedResourceRequest) error {
-	r := wire.NewReader(b)
+func decodeCorev1ContainerExtendedResourceRequest(r wire.Reader, v *corev1.ContainerExtendedResourceRequest) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -4741,8 +4566,7 @@ func decodeCorev1ContainerExtendedResourceRequest(b []byte, v *corev1.ContainerE
 	return nil
 }
 
-func decodeCorev1NodeAllocatableMappedResources(b []byte, v *corev1.NodeAllocatableMappedResources) error {
-	r := wire.NewReader(b)
+func decodeCorev1NodeAllocatableMappedResources(r wire.Reader, v *corev1.NodeAllocatableMappedResources) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -4763,8 +4587,7 @@ func decodeCorev1NodeAllocatableMappedResources(b []byte, v *corev1.NodeAllocata
 	return nil
 }
 
-func decodeCorev1NodeAllocatableOverheadResources(b []byte, v *corev1.NodeAllocatableOverheadResources) error {
-	r := wire.NewReader(b)
+func decodeCorev1NodeAllocatableOverheadResources(r wire.Reader, v *corev1.NodeAllocatableOverheadResources) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -4787,8 +4610,7 @@ func decodeCorev1NodeAllocatableOverheadResources(b []byte, v *corev1.NodeAlloca
 	return nil
 }
 
-func decodeCorev1ScopedResourceSelectorRequirement(b []byte, v *corev1.ScopedResourceSelectorRequirement) error {
-	r := wire.NewReader(b)
+func decodeCorev1ScopedResourceSelectorRequirement(r wire.Reader, v *corev1.ScopedResourceSelectorRequirement) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -4811,8 +4633,7 @@ func decodeCorev1ScopedResourceSelectorRequirement(b []byte, v *corev1.ScopedRes
 	return nil
 }
 
-func decodeCorev1ClientIPConfig(b []byte, v *corev1.ClientIPConfig) error {
-	r := wire.NewReader(b)
+func decodeCorev1ClientIPConfig(r wire.Reader, v *corev1.ClientIPConfig) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -4831,8 +4652,7 @@ func decodeCorev1ClientIPConfig(b []byte, v *corev1.ClientIPConfig) error {
 	return nil
 }
 
-func decodeCorev1LoadBalancerIngress(b []byte, v *corev1.LoadBalancerIngress) error {
-	r := wire.NewReader(b)
+func decodeCorev1LoadBalancerIngress(r wire.Reader, v *corev1.LoadBalancerIngress) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -4857,8 +4677,7 @@ func decodeCorev1LoadBalancerIngress(b []byte, v *corev1.LoadBalancerIngress) er
 	return nil
 }
 
-func decodeCorev1SecretReference(b []byte, v *corev1.SecretReference) error {
-	r := wire.NewReader(b)
+func decodeCorev1SecretReference(r wire.Reader, v *corev1.SecretReference) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -4879,8 +4698,7 @@ func decodeCorev1SecretReference(b []byte, v *corev1.SecretReference) error {
 	return nil
 }
 
-func decodeCorev1NodeSelectorTerm(b []byte, v *corev1.NodeSelectorTerm) error {
-	r := wire.NewReader(b)
+func decodeCorev1NodeSelectorTerm(r wire.Reader, v *corev1.NodeSelectorTerm) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -4901,8 +4719,7 @@ func decodeCorev1NodeSelectorTerm(b []byte, v *corev1.NodeSelectorTerm) error {
 	return nil
 }
 
-func decodeCorev1EmptyDirVolumeSource(b []byte, v *corev1.EmptyDirVolumeSource) error {
-	r := wire.NewReader(b)
+func decodeCorev1EmptyDirVolumeSource(r wire.Reader, v *corev1.EmptyDirVolumeSource) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -4925,8 +4742,7 @@ func decodeCorev1EmptyDirVolumeSource(b []byte, v *corev1.EmptyDirVolumeSource) 
 	return nil
 }
 
-func decodeCorev1GitRepoVolumeSource(b []byte, v *corev1.GitRepoVolumeSource) error {
-	r := wire.NewReader(b)
+func decodeCorev1GitRepoVolumeSource(r wire.Reader, v *corev1.GitRepoVolumeSource) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -4949,8 +4765,7 @@ func decodeCorev1GitRepoVolumeSource(b []byte, v *corev1.GitRepoVolumeSource) er
 	return nil
 }
 
-func decodeCorev1SecretVolumeSource(b []byte, v *corev1.SecretVolumeSource) error {
-	r := wire.NewReader(b)
+func decodeCorev1SecretVolumeSource(r wire.Reader, v *corev1.SecretVolumeSource) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -4977,8 +4792,7 @@ func decodeCorev1SecretVolumeSource(b []byte, v *corev1.SecretVolumeSource) erro
 	return nil
 }
 
-func decodeCorev1ISCSIVolumeSource(b []byte, v *corev1.ISCSIVolumeSource) error {
-	r := wire.NewReader(b)
+func decodeCorev1ISCSIVolumeSource(r wire.Reader, v *corev1.ISCSIVolumeSource) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -5017,8 +4831,7 @@ func decodeCorev1ISCSIVolumeSource(b []byte, v *corev1.ISCSIVolumeSource) error 
 	return nil
 }
 
-func decodeCorev1GlusterfsVolumeSource(b []byte, v *corev1.GlusterfsVolumeSource) error {
-	r := wire.NewReader(b)
+func decodeCorev1GlusterfsVolumeSource(r wire.Reader, v *corev1.GlusterfsVolumeSource) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -5041,8 +4854,7 @@ func decodeCorev1GlusterfsVolumeSource(b []byte, v *corev1.GlusterfsVolumeSource
 	return nil
 }
 
-func decodeCorev1PersistentVolumeClaimVolumeSource(b []byte, v *corev1.PersistentVolumeClaimVolumeSource) error {
-	r := wire.NewReader(b)
+func decodeCorev1PersistentVolumeClaimVolumeSource(r wire.Reader, v *corev1.PersistentVolumeClaimVolumeSource) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -5063,8 +4875,7 @@ func decodeCorev1PersistentVolumeClaimVolumeSource(b []byte, v *corev1.Persisten
 	return nil
 }
 
-func decodeCorev1RBDVolumeSource(b []byte, v *corev1.RBDVolumeSource) error {
-	r := wire.NewReader(b)
+func decodeCorev1RBDVolumeSource(r wire.Reader, v *corev1.RBDVolumeSource) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -5097,8 +4908,7 @@ func decodeCorev1RBDVolumeSource(b []byte, v *corev1.RBDVolumeSource) error {
 	return nil
 }
 
-func decodeCorev1FlexVolumeSource(b []byte, v *corev1.FlexVolumeSource) error {
-	r := wire.NewReader(b)
+func decodeCorev1FlexVolumeSource(r wire.Reader, v *corev1.FlexVolumeSource) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -5125,8 +4935,7 @@ func decodeCorev1FlexVolumeSource(b []byte, v *corev1.FlexVolumeSource) error {
 	return nil
 }
 
-func decodeCorev1CinderVolumeSource(b []byte, v *corev1.CinderVolumeSource) error {
-	r := wire.NewReader(b)
+func decodeCorev1CinderVolumeSource(r wire.Reader, v *corev1.CinderVolumeSource) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -5151,8 +4960,7 @@ func decodeCorev1CinderVolumeSource(b []byte, v *corev1.CinderVolumeSource) erro
 	return nil
 }
 
-func decodeCorev1CephFSVolumeSource(b []byte, v *corev1.CephFSVolumeSource) error {
-	r := wire.NewReader(b)
+func decodeCorev1CephFSVolumeSource(r wire.Reader, v *corev1.CephFSVolumeSource) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -5181,8 +4989,7 @@ func decodeCorev1CephFSVolumeSource(b []byte, v *corev1.CephFSVolumeSource) erro
 	return nil
 }
 
-func decodeCorev1DownwardAPIVolumeSource(b []byte, v *corev1.DownwardAPIVolumeSource) error {
-	r := wire.NewReader(b)
+func decodeCorev1DownwardAPIVolumeSource(r wire.Reader, v *corev1.DownwardAPIVolumeSource) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -5205,8 +5012,7 @@ func decodeCorev1DownwardAPIVolumeSource(b []byte, v *corev1.DownwardAPIVolumeSo
 	return nil
 }
 
-func decodeCorev1AzureFileVolumeSource(b []byte, v *corev1.AzureFileVolumeSource) error {
-	r := wire.NewReader(b)
+func decodeCorev1AzureFileVolumeSource(r wire.Reader, v *corev1.AzureFileVolumeSource) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -5229,8 +5035,7 @@ func decodeCorev1AzureFileVolumeSource(b []byte, v *corev1.AzureFileVolumeSource
 	return nil
 }
 
-func decodeCorev1ConfigMapVolumeSource(b []byte, v *corev1.ConfigMapVolumeSource) error {
-	r := wire.NewReader(b)
+func decodeCorev1ConfigMapVolumeSource(r wire.Reader, v *corev1.ConfigMapVolumeSource) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -5257,8 +5062,7 @@ func decodeCorev1ConfigMapVolumeSource(b []byte, v *corev1.ConfigMapVolumeSource
 	return nil
 }
 
-func decodeCorev1ProjectedVolumeSource(b []byte, v *corev1.ProjectedVolumeSource) error {
-	r := wire.NewReader(b)
+func decodeCorev1ProjectedVolumeSource(r wire.Reader, v *corev1.ProjectedVolumeSource) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -5281,8 +5085,7 @@ func decodeCorev1ProjectedVolumeSource(b []byte, v *corev1.ProjectedVolumeSource
 	return nil
 }
 
-func decodeCorev1ScaleIOVolumeSource(b []byte, v *corev1.ScaleIOVolumeSource) error {
-	r := wire.NewReader(b)
+func decodeCorev1ScaleIOVolumeSource(r wire.Reader, v *corev1.ScaleIOVolumeSource) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -5319,8 +5122,7 @@ func decodeCorev1ScaleIOVolumeSource(b []byte, v *corev1.ScaleIOVolumeSource) er
 	return nil
 }
 
-func decodeCorev1StorageOSVolumeSource(b []byte, v *corev1.StorageOSVolumeSource) error {
-	r := wire.NewReader(b)
+func decodeCorev1StorageOSVolumeSource(r wire.Reader, v *corev1.StorageOSVolumeSource) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -5347,8 +5149,7 @@ func decodeCorev1StorageOSVolumeSource(b []byte, v *corev1.StorageOSVolumeSource
 	return nil
 }
 
-func decodeCorev1CSIVolumeSource(b []byte, v *corev1.CSIVolumeSource) error {
-	r := wire.NewReader(b)
+func decodeCorev1CSIVolumeSource(r wire.Reader, v *corev1.CSIVolumeSource) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -5375,8 +5176,7 @@ func decodeCorev1CSIVolumeSource(b []byte, v *corev1.CSIVolumeSource) error {
 	return nil
 }
 
-func decodeCorev1EphemeralVolumeSource(b []byte, v *corev1.EphemeralVolumeSource) error {
-	r := wire.NewReader(b)
+func decodeCorev1EphemeralVolumeSource(r wire.Reader, v *corev1.EphemeralVolumeSource) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -5395,8 +5195,7 @@ func decodeCorev1EphemeralVolumeSource(b []byte, v *corev1.EphemeralVolumeSource
 	return nil
 }
 
-func decodeCorev1ImageVolumeSource(b []byte, v *corev1.ImageVolumeSource) error {
-	r := wire.NewReader(b)
+func decodeCorev1ImageVolumeSource(r wire.Reader, v *corev1.ImageVolumeSource) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -5417,8 +5216,7 @@ func decodeCorev1ImageVolumeSource(b []byte, v *corev1.ImageVolumeSource) error 
 	return nil
 }
 
-func decodeCorev1ConfigMapEnvSource(b []byte, v *corev1.ConfigMapEnvSource) error {
-	r := wire.NewReader(b)
+func decodeCorev1ConfigMapEnvSource(r wire.Reader, v *corev1.ConfigMapEnvSource) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -5439,8 +5237,7 @@ func decodeCorev1ConfigMapEnvSource(b []byte, v *corev1.ConfigMapEnvSource) erro
 	return nil
 }
 
-func decodeCorev1SecretEnvSource(b []byte, v *corev1.SecretEnvSource) error {
-	r := wire.NewReader(b)
+func decodeCorev1SecretEnvSource(r wire.Reader, v *corev1.SecretEnvSource) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -5461,8 +5258,7 @@ func decodeCorev1SecretEnvSource(b []byte, v *corev1.SecretEnvSource) error {
 	return nil
 }
 
-func decodeCorev1EnvVarSource(b []byte, v *corev1.EnvVarSource) error {
-	r := wire.NewReader(b)
+func decodeCorev1EnvVarSource(r wire.Reader, v *corev1.EnvVarSource) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -5489,8 +5285,7 @@ func decodeCorev1EnvVarSource(b []byte, v *corev1.EnvVarSource) error {
 	return nil
 }
 
-func decodeCorev1ContainerRestartRuleOnExitCodes(b []byte, v *corev1.ContainerRestartRuleOnExitCodes) error {
-	r := wire.NewReader(b)
+func decodeCorev1ContainerRestartRuleOnExitCodes(r wire.Reader, v *corev1.ContainerRestartRuleOnExitCodes) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -5511,8 +5306,7 @@ func decodeCorev1ContainerRestartRuleOnExitCodes(b []byte, v *corev1.ContainerRe
 	return nil
 }
 
-func decodeCorev1ProbeHandler(b []byte, v *corev1.ProbeHandler) error {
-	r := wire.NewReader(b)
+func decodeCorev1ProbeHandler(r wire.Reader, v *corev1.ProbeHandler) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -5537,8 +5331,7 @@ func decodeCorev1ProbeHandler(b []byte, v *corev1.ProbeHandler) error {
 	return nil
 }
 
-func decodeCorev1LifecycleHandler(b []byte, v *corev1.LifecycleHandler) error {
-	r := wire.NewReader(b)
+func decodeCorev1LifecycleHandler(r wire.Reader, v *corev1.LifecycleHandler) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -5563,8 +5356,7 @@ func decodeCorev1LifecycleHandler(b []byte, v *corev1.LifecycleHandler) error {
 	return nil
 }
 
-func decodeCorev1Capabilities(b []byte, v *corev1.Capabilities) error {
-	r := wire.NewReader(b)
+func decodeCorev1Capabilities(r wire.Reader, v *corev1.Capabilities) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -5585,8 +5377,7 @@ func decodeCorev1Capabilities(b []byte, v *corev1.Capabilities) error {
 	return nil
 }
 
-func decodeCorev1PreferredSchedulingTerm(b []byte, v *corev1.PreferredSchedulingTerm) error {
-	r := wire.NewReader(b)
+func decodeCorev1PreferredSchedulingTerm(r wire.Reader, v *corev1.PreferredSchedulingTerm) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -5607,8 +5398,7 @@ func decodeCorev1PreferredSchedulingTerm(b []byte, v *corev1.PreferredScheduling
 	return nil
 }
 
-func decodeCorev1PodAffinityTerm(b []byte, v *corev1.PodAffinityTerm) error {
-	r := wire.NewReader(b)
+func decodeCorev1PodAffinityTerm(r wire.Reader, v *corev1.PodAffinityTerm) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -5637,8 +5427,7 @@ func decodeCorev1PodAffinityTerm(b []byte, v *corev1.PodAffinityTerm) error {
 	return nil
 }
 
-func decodeCorev1WeightedPodAffinityTerm(b []byte, v *corev1.WeightedPodAffinityTerm) error {
-	r := wire.NewReader(b)
+func decodeCorev1WeightedPodAffinityTerm(r wire.Reader, v *corev1.WeightedPodAffinityTerm) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -5659,8 +5448,7 @@ func decodeCorev1WeightedPodAffinityTerm(b []byte, v *corev1.WeightedPodAffinity
 	return nil
 }
 
-func decodeCorev1ContainerStateWaiting(b []byte, v *corev1.ContainerStateWaiting) error {
-	r := wire.NewReader(b)
+func decodeCorev1ContainerStateWaiting(r wire.Reader, v *corev1.ContainerStateWaiting) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -5681,8 +5469,7 @@ func decodeCorev1ContainerStateWaiting(b []byte, v *corev1.ContainerStateWaiting
 	return nil
 }
 
-func decodeCorev1ContainerStateRunning(b []byte, v *corev1.ContainerStateRunning) error {
-	r := wire.NewReader(b)
+func decodeCorev1ContainerStateRunning(r wire.Reader, v *corev1.ContainerStateRunning) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -5701,8 +5488,7 @@ func decodeCorev1ContainerStateRunning(b []byte, v *corev1.ContainerStateRunning
 	return nil
 }
 
-func decodeCorev1ContainerStateTerminated(b []byte, v *corev1.ContainerStateTerminated) error {
-	r := wire.NewReader(b)
+func decodeCorev1ContainerStateTerminated(r wire.Reader, v *corev1.ContainerStateTerminated) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -5733,8 +5519,7 @@ func decodeCorev1ContainerStateTerminated(b []byte, v *corev1.ContainerStateTerm
 	return nil
 }
 
-func decodeCorev1VolumeStatus(b []byte, v *corev1.VolumeStatus) error {
-	r := wire.NewReader(b)
+func decodeCorev1VolumeStatus(r wire.Reader, v *corev1.VolumeStatus) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -5753,8 +5538,7 @@ func decodeCorev1VolumeStatus(b []byte, v *corev1.VolumeStatus) error {
 	return nil
 }
 
-func decodeCorev1LinuxContainerUser(b []byte, v *corev1.LinuxContainerUser) error {
-	r := wire.NewReader(b)
+func decodeCorev1LinuxContainerUser(r wire.Reader, v *corev1.LinuxContainerUser) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -5777,8 +5561,7 @@ func decodeCorev1LinuxContainerUser(b []byte, v *corev1.LinuxContainerUser) erro
 	return nil
 }
 
-func decodeCorev1ResourceHealth(b []byte, v *corev1.ResourceHealth) error {
-	r := wire.NewReader(b)
+func decodeCorev1ResourceHealth(r wire.Reader, v *corev1.ResourceHealth) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -5801,8 +5584,7 @@ func decodeCorev1ResourceHealth(b []byte, v *corev1.ResourceHealth) error {
 	return nil
 }
 
-func decodeCorev1PortStatus(b []byte, v *corev1.PortStatus) error {
-	r := wire.NewReader(b)
+func decodeCorev1PortStatus(r wire.Reader, v *corev1.PortStatus) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -5825,8 +5607,7 @@ func decodeCorev1PortStatus(b []byte, v *corev1.PortStatus) error {
 	return nil
 }
 
-func decodeCorev1NodeSelectorRequirement(b []byte, v *corev1.NodeSelectorRequirement) error {
-	r := wire.NewReader(b)
+func decodeCorev1NodeSelectorRequirement(r wire.Reader, v *corev1.NodeSelectorRequirement) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -5849,8 +5630,7 @@ func decodeCorev1NodeSelectorRequirement(b []byte, v *corev1.NodeSelectorRequire
 	return nil
 }
 
-func decodeCorev1KeyToPath(b []byte, v *corev1.KeyToPath) error {
-	r := wire.NewReader(b)
+func decodeCorev1KeyToPath(r wire.Reader, v *corev1.KeyToPath) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -5875,8 +5655,7 @@ func decodeCorev1KeyToPath(b []byte, v *corev1.KeyToPath) error {
 	return nil
 }
 
-func decodeCorev1DownwardAPIVolumeFile(b []byte, v *corev1.DownwardAPIVolumeFile) error {
-	r := wire.NewReader(b)
+func decodeCorev1DownwardAPIVolumeFile(r wire.Reader, v *corev1.DownwardAPIVolumeFile) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -5903,8 +5682,7 @@ func decodeCorev1DownwardAPIVolumeFile(b []byte, v *corev1.DownwardAPIVolumeFile
 	return nil
 }
 
-func decodeCorev1VolumeProjection(b []byte, v *corev1.VolumeProjection) error {
-	r := wire.NewReader(b)
+func decodeCorev1VolumeProjection(r wire.Reader, v *corev1.VolumeProjection) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -5933,8 +5711,7 @@ func decodeCorev1VolumeProjection(b []byte, v *corev1.VolumeProjection) error {
 	return nil
 }
 
-func decodeCorev1PersistentVolumeClaimTemplate(b []byte, v *corev1.PersistentVolumeClaimTemplate) error {
-	r := wire.NewReader(b)
+func decodeCorev1PersistentVolumeClaimTemplate(r wire.Reader, v *corev1.PersistentVolumeClaimTemplate) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -5955,8 +5732,7 @@ func decodeCorev1PersistentVolumeClaimTemplate(b []byte, v *corev1.PersistentVol
 	return nil
 }
 
-func decodeCorev1ObjectFieldSelector(b []byte, v *corev1.ObjectFieldSelector) error {
-	r := wire.NewReader(b)
+func decodeCorev1ObjectFieldSelector(r wire.Reader, v *corev1.ObjectFieldSelector) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -5977,8 +5753,7 @@ func decodeCorev1ObjectFieldSelector(b []byte, v *corev1.ObjectFieldSelector) er
 	return nil
 }
 
-func decodeCorev1ResourceFieldSelector(b []byte, v *corev1.ResourceFieldSelector) error {
-	r := wire.NewReader(b)
+func decodeCorev1ResourceFieldSelector(r wire.Reader, v *corev1.ResourceFieldSelector) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -6001,8 +5776,7 @@ func decodeCorev1ResourceFieldSelector(b []byte, v *corev1.ResourceFieldSelector
 	return nil
 }
 
-func decodeCorev1ConfigMapKeySelector(b []byte, v *corev1.ConfigMapKeySelector) error {
-	r := wire.NewReader(b)
+func decodeCorev1ConfigMapKeySelector(r wire.Reader, v *corev1.ConfigMapKeySelector) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -6025,8 +5799,7 @@ func decodeCorev1ConfigMapKeySelector(b []byte, v *corev1.ConfigMapKeySelector) 
 	return nil
 }
 
-func decodeCorev1SecretKeySelector(b []byte, v *corev1.SecretKeySelector) error {
-	r := wire.NewReader(b)
+func decodeCorev1SecretKeySelector(r wire.Reader, v *corev1.SecretKeySelector) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -6049,8 +5822,7 @@ func decodeCorev1SecretKeySelector(b []byte, v *corev1.SecretKeySelector) error 
 	return nil
 }
 
-func decodeCorev1FileKeySelector(b []byte, v *corev1.FileKeySelector) error {
-	r := wire.NewReader(b)
+func decodeCorev1FileKeySelector(r wire.Reader, v *corev1.FileKeySelector) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -6075,8 +5847,7 @@ func decodeCorev1FileKeySelector(b []byte, v *corev1.FileKeySelector) error {
 	return nil
 }
 
-func decodeCorev1ExecAction(b []byte, v *corev1.ExecAction) error {
-	r := wire.NewReader(b)
+func decodeCorev1ExecAction(r wire.Reader, v *corev1.ExecAction) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -6095,8 +5866,7 @@ func decodeCorev1ExecAction(b []byte, v *corev1.ExecAction) error {
 	return nil
 }
 
-func decodeCorev1HTTPGetAction(b []byte, v *corev1.HTTPGetAction) error {
-	r := wire.NewReader(b)
+func decodeCorev1HTTPGetAction(r wire.Reader, v *corev1.HTTPGetAction) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -6125,8 +5895,7 @@ func decodeCorev1HTTPGetAction(b []byte, v *corev1.HTTPGetAction) error {
 	return nil
 }
 
-func decodeCorev1TCPSocketAction(b []byte, v *corev1.TCPSocketAction) error {
-	r := wire.NewReader(b)
+func decodeCorev1TCPSocketAction(r wire.Reader, v *corev1.TCPSocketAction) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -6147,8 +5916,7 @@ func decodeCorev1TCPSocketAction(b []byte, v *corev1.TCPSocketAction) error {
 	return nil
 }
 
-func decodeCorev1GRPCAction(b []byte, v *corev1.GRPCAction) error {
-	r := wire.NewReader(b)
+func decodeCorev1GRPCAction(r wire.Reader, v *corev1.GRPCAction) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -6171,8 +5939,7 @@ func decodeCorev1GRPCAction(b []byte, v *corev1.GRPCAction) error {
 	return nil
 }
 
-func decodeCorev1SleepAction(b []byte, v *corev1.SleepAction) error {
-	r := wire.NewReader(b)
+func decodeCorev1SleepAction(r wire.Reader, v *corev1.SleepAction) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -6191,8 +5958,7 @@ func decodeCorev1SleepAction(b []byte, v *corev1.SleepAction) error {
 	return nil
 }
 
-func decodeCorev1ImageVolumeStatus(b []byte, v *corev1.ImageVolumeStatus) error {
-	r := wire.NewReader(b)
+func decodeCorev1ImageVolumeStatus(r wire.Reader, v *corev1.ImageVolumeStatus) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -6211,8 +5977,7 @@ func decodeCorev1ImageVolumeStatus(b []byte, v *corev1.ImageVolumeStatus) error 
 	return nil
 }
 
-func decodeCorev1SecretProjection(b []byte, v *corev1.SecretProjection) error {
-	r := wire.NewReader(b)
+func decodeCorev1SecretProjection(r wire.Reader, v *corev1.SecretProjection) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -6235,8 +6000,7 @@ func decodeCorev1SecretProjection(b []byte, v *corev1.SecretProjection) error {
 	return nil
 }
 
-func decodeCorev1DownwardAPIProjection(b []byte, v *corev1.DownwardAPIProjection) error {
-	r := wire.NewReader(b)
+func decodeCorev1DownwardAPIProjection(r wire.Reader, v *corev1.DownwardAPIProjection) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -6255,8 +6019,7 @@ func decodeCorev1DownwardAPIProjection(b []byte, v *corev1.DownwardAPIProjection
 	return nil
 }
 
-func decodeCorev1ConfigMapProjection(b []byte, v *corev1.ConfigMapProjection) error {
-	r := wire.NewReader(b)
+func decodeCorev1ConfigMapProjection(r wire.Reader, v *corev1.ConfigMapProjection) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -6279,8 +6042,7 @@ func decodeCorev1ConfigMapProjection(b []byte, v *corev1.ConfigMapProjection) er
 	return nil
 }
 
-func decodeCorev1ServiceAccountTokenProjection(b []byte, v *corev1.ServiceAccountTokenProjection) error {
-	r := wire.NewReader(b)
+func decodeCorev1ServiceAccountTokenProjection(r wire.Reader, v *corev1.ServiceAccountTokenProjection) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -6305,8 +6067,7 @@ func decodeCorev1ServiceAccountTokenProjection(b []byte, v *corev1.ServiceAccoun
 	return nil
 }
 
-func decodeCorev1ClusterTrustBundleProjection(b []byte, v *corev1.ClusterTrustBundleProjection) error {
-	r := wire.NewReader(b)
+func decodeCorev1ClusterTrustBundleProjection(r wire.Reader, v *corev1.ClusterTrustBundleProjection) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -6335,8 +6096,7 @@ func decodeCorev1ClusterTrustBundleProjection(b []byte, v *corev1.ClusterTrustBu
 	return nil
 }
 
-func decodeCorev1PodCertificateProjection(b []byte, v *corev1.PodCertificateProjection) error {
-	r := wire.NewReader(b)
+func decodeCorev1PodCertificateProjection(r wire.Reader, v *corev1.PodCertificateProjection) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -6369,8 +6129,7 @@ func decodeCorev1PodCertificateProjection(b []byte, v *corev1.PodCertificateProj
 	return nil
 }
 
-func decodeCorev1HTTPHeader(b []byte, v *corev1.HTTPHeader) error {
-	r := wire.NewReader(b)
+func decodeCorev1HTTPHeader(r wire.Reader, v *corev1.HTTPHeader) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {

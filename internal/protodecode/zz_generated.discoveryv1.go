@@ -7,8 +7,7 @@ import (
 	discoveryv1 "k8s.io/api/discovery/v1"
 )
 
-func decodeDiscoveryv1EndpointSlice(b []byte, v *discoveryv1.EndpointSlice) error {
-	r := wire.NewReader(b)
+func decodeDiscoveryv1EndpointSlice(r wire.Reader, v *discoveryv1.EndpointSlice) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -33,8 +32,7 @@ func decodeDiscoveryv1EndpointSlice(b []byte, v *discoveryv1.EndpointSlice) erro
 	return nil
 }
 
-func decodeDiscoveryv1EndpointSliceList(b []byte, v *discoveryv1.EndpointSliceList) error {
-	r := wire.NewReader(b)
+func decodeDiscoveryv1EndpointSliceList(r wire.Reader, v *discoveryv1.EndpointSliceList) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -55,8 +53,7 @@ func decodeDiscoveryv1EndpointSliceList(b []byte, v *discoveryv1.EndpointSliceLi
 	return nil
 }
 
-func decodeDiscoveryv1Endpoint(b []byte, v *discoveryv1.Endpoint) error {
-	r := wire.NewReader(b)
+func decodeDiscoveryv1Endpoint(r wire.Reader, v *discoveryv1.Endpoint) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -89,8 +86,7 @@ func decodeDiscoveryv1Endpoint(b []byte, v *discoveryv1.Endpoint) error {
 	return nil
 }
 
-func decodeDiscoveryv1EndpointPort(b []byte, v *discoveryv1.EndpointPort) error {
-	r := wire.NewReader(b)
+func decodeDiscoveryv1EndpointPort(r wire.Reader, v *discoveryv1.EndpointPort) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -115,8 +111,7 @@ func decodeDiscoveryv1EndpointPort(b []byte, v *discoveryv1.EndpointPort) error 
 	return nil
 }
 
-func decodeDiscoveryv1EndpointConditions(b []byte, v *discoveryv1.EndpointConditions) error {
-	r := wire.NewReader(b)
+func decodeDiscoveryv1EndpointConditions(r wire.Reader, v *discoveryv1.EndpointConditions) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -139,8 +134,7 @@ func decodeDiscoveryv1EndpointConditions(b []byte, v *discoveryv1.EndpointCondit
 	return nil
 }
 
-func decodeDiscoveryv1EndpointHints(b []byte, v *discoveryv1.EndpointHints) error {
-	r := wire.NewReader(b)
+func decodeDiscoveryv1EndpointHints(r wire.Reader, v *discoveryv1.EndpointHints) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -161,8 +155,7 @@ func decodeDiscoveryv1EndpointHints(b []byte, v *discoveryv1.EndpointHints) erro
 	return nil
 }
 
-func decodeDiscoveryv1ForZone(b []byte, v *discoveryv1.ForZone) error {
-	r := wire.NewReader(b)
+func decodeDiscoveryv1ForZone(r wire.Reader, v *discoveryv1.ForZone) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -181,8 +174,7 @@ func decodeDiscoveryv1ForZone(b []byte, v *discoveryv1.ForZone) error {
 	return nil
 }
 
-func decodeDiscoveryv1ForNode(b []byte, v *discoveryv1.ForNode) error {
-	r := wire.NewReader(b)
+func decodeDiscoveryv1ForNode(r wire.Reader, v *discoveryv1.ForNode) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {

@@ -7,8 +7,7 @@ import (
 	eventsv1 "k8s.io/api/events/v1"
 )
 
-func decodeEventsv1Event(b []byte, v *eventsv1.Event) error {
-	r := wire.NewReader(b)
+func decodeEventsv1Event(r wire.Reader, v *eventsv1.Event) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -55,8 +54,7 @@ func decodeEventsv1Event(b []byte, v *eventsv1.Event) error {
 	return nil
 }
 
-func decodeEventsv1EventList(b []byte, v *eventsv1.EventList) error {
-	r := wire.NewReader(b)
+func decodeEventsv1EventList(r wire.Reader, v *eventsv1.EventList) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -77,8 +75,7 @@ func decodeEventsv1EventList(b []byte, v *eventsv1.EventList) error {
 	return nil
 }
 
-func decodeEventsv1EventSeries(b []byte, v *eventsv1.EventSeries) error {
-	r := wire.NewReader(b)
+func decodeEventsv1EventSeries(r wire.Reader, v *eventsv1.EventSeries) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {

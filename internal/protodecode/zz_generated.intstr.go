@@ -7,8 +7,7 @@ import (
 	intstr "k8s.io/apimachinery/pkg/util/intstr"
 )
 
-func decodeIntstrIntOrString(b []byte, v *intstr.IntOrString) error {
-	r := wire.NewReader(b)
+func decodeIntstrIntOrString(r wire.Reader, v *intstr.IntOrString) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {

@@ -7,8 +7,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-func decodeMetav1Status(b []byte, v *metav1.Status) error {
-	r := wire.NewReader(b)
+func decodeMetav1Status(r wire.Reader, v *metav1.Status) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -37,8 +36,7 @@ func decodeMetav1Status(b []byte, v *metav1.Status) error {
 	return nil
 }
 
-func decodeMetav1PartialObjectMetadata(b []byte, v *metav1.PartialObjectMetadata) error {
-	r := wire.NewReader(b)
+func decodeMetav1PartialObjectMetadata(r wire.Reader, v *metav1.PartialObjectMetadata) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -57,8 +55,7 @@ func decodeMetav1PartialObjectMetadata(b []byte, v *metav1.PartialObjectMetadata
 	return nil
 }
 
-func decodeMetav1PartialObjectMetadataList(b []byte, v *metav1.PartialObjectMetadataList) error {
-	r := wire.NewReader(b)
+func decodeMetav1PartialObjectMetadataList(r wire.Reader, v *metav1.PartialObjectMetadataList) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -79,8 +76,7 @@ func decodeMetav1PartialObjectMetadataList(b []byte, v *metav1.PartialObjectMeta
 	return nil
 }
 
-func decodeMetav1WatchEvent(b []byte, v *metav1.WatchEvent) error {
-	r := wire.NewReader(b)
+func decodeMetav1WatchEvent(r wire.Reader, v *metav1.WatchEvent) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -101,8 +97,7 @@ func decodeMetav1WatchEvent(b []byte, v *metav1.WatchEvent) error {
 	return nil
 }
 
-func decodeMetav1List(b []byte, v *metav1.List) error {
-	r := wire.NewReader(b)
+func decodeMetav1List(r wire.Reader, v *metav1.List) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -123,8 +118,7 @@ func decodeMetav1List(b []byte, v *metav1.List) error {
 	return nil
 }
 
-func decodeMetav1ObjectMeta(b []byte, v *metav1.ObjectMeta) error {
-	r := wire.NewReader(b)
+func decodeMetav1ObjectMeta(r wire.Reader, v *metav1.ObjectMeta) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -171,8 +165,7 @@ func decodeMetav1ObjectMeta(b []byte, v *metav1.ObjectMeta) error {
 	return nil
 }
 
-func decodeMetav1ListMeta(b []byte, v *metav1.ListMeta) error {
-	r := wire.NewReader(b)
+func decodeMetav1ListMeta(r wire.Reader, v *metav1.ListMeta) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -199,8 +192,7 @@ func decodeMetav1ListMeta(b []byte, v *metav1.ListMeta) error {
 	return nil
 }
 
-func decodeMetav1StatusDetails(b []byte, v *metav1.StatusDetails) error {
-	r := wire.NewReader(b)
+func decodeMetav1StatusDetails(r wire.Reader, v *metav1.StatusDetails) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -229,8 +221,7 @@ func decodeMetav1StatusDetails(b []byte, v *metav1.StatusDetails) error {
 	return nil
 }
 
-func decodeMetav1OwnerReference(b []byte, v *metav1.OwnerReference) error {
-	r := wire.NewReader(b)
+func decodeMetav1OwnerReference(r wire.Reader, v *metav1.OwnerReference) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -259,8 +250,7 @@ func decodeMetav1OwnerReference(b []byte, v *metav1.OwnerReference) error {
 	return nil
 }
 
-func decodeMetav1ManagedFieldsEntry(b []byte, v *metav1.ManagedFieldsEntry) error {
-	r := wire.NewReader(b)
+func decodeMetav1ManagedFieldsEntry(r wire.Reader, v *metav1.ManagedFieldsEntry) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -291,8 +281,7 @@ func decodeMetav1ManagedFieldsEntry(b []byte, v *metav1.ManagedFieldsEntry) erro
 	return nil
 }
 
-func decodeMetav1ShardInfo(b []byte, v *metav1.ShardInfo) error {
-	r := wire.NewReader(b)
+func decodeMetav1ShardInfo(r wire.Reader, v *metav1.ShardInfo) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -311,8 +300,7 @@ func decodeMetav1ShardInfo(b []byte, v *metav1.ShardInfo) error {
 	return nil
 }
 
-func decodeMetav1LabelSelector(b []byte, v *metav1.LabelSelector) error {
-	r := wire.NewReader(b)
+func decodeMetav1LabelSelector(r wire.Reader, v *metav1.LabelSelector) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -333,8 +321,7 @@ func decodeMetav1LabelSelector(b []byte, v *metav1.LabelSelector) error {
 	return nil
 }
 
-func decodeMetav1Condition(b []byte, v *metav1.Condition) error {
-	r := wire.NewReader(b)
+func decodeMetav1Condition(r wire.Reader, v *metav1.Condition) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -363,8 +350,7 @@ func decodeMetav1Condition(b []byte, v *metav1.Condition) error {
 	return nil
 }
 
-func decodeMetav1StatusCause(b []byte, v *metav1.StatusCause) error {
-	r := wire.NewReader(b)
+func decodeMetav1StatusCause(r wire.Reader, v *metav1.StatusCause) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -387,8 +373,7 @@ func decodeMetav1StatusCause(b []byte, v *metav1.StatusCause) error {
 	return nil
 }
 
-func decodeMetav1FieldsV1(b []byte, v *metav1.FieldsV1) error {
-	r := wire.NewReader(b)
+func decodeMetav1FieldsV1(r wire.Reader, v *metav1.FieldsV1) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -396,7 +381,7 @@ func decodeMetav1FieldsV1(b []byte, v *metav1.FieldsV1) error {
 		}
 		switch num {
 		case 1:
-			err = wire.SetBytes(&r, typ, &v.Raw)
+			err = wire.SetSharedBytes(&r, typ, &v.Raw)
 		default:
 			err = r.Skip()
 		}
@@ -407,8 +392,7 @@ func decodeMetav1FieldsV1(b []byte, v *metav1.FieldsV1) error {
 	return nil
 }
 
-func decodeMetav1LabelSelectorRequirement(b []byte, v *metav1.LabelSelectorRequirement) error {
-	r := wire.NewReader(b)
+func decodeMetav1LabelSelectorRequirement(r wire.Reader, v *metav1.LabelSelectorRequirement) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {

@@ -3,6 +3,7 @@
 package protodecode
 
 import (
+	wire "github.com/kubeclient/client-go/internal/protodecode/wire"
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	coordinationv1 "k8s.io/api/coordination/v1"
@@ -13,148 +14,148 @@ import (
 	runtime "k8s.io/apimachinery/pkg/runtime"
 )
 
-// decodeObject decodes data into obj, which the caller has reset, when
-// obj's type has a generated decoder, reporting whether it has.
-func decodeObject(data []byte, obj runtime.Object) (bool, error) {
+// decodeObject decodes the message r reads into obj, which the caller has
+// reset, when obj's type has a generated decoder, reporting whether it has.
+func decodeObject(r wire.Reader, obj runtime.Object) (bool, error) {
 	switch o := obj.(type) {
 	case *corev1.Binding:
-		return true, decodeCorev1Binding(data, o)
+		return true, decodeCorev1Binding(r, o)
 	case *corev1.ComponentStatus:
-		return true, decodeCorev1ComponentStatus(data, o)
+		return true, decodeCorev1ComponentStatus(r, o)
 	case *corev1.ComponentStatusList:
-		return true, decodeCorev1ComponentStatusList(data, o)
+		return true, decodeCorev1ComponentStatusList(r, o)
 	case *corev1.ConfigMap:
-		return true, decodeCorev1ConfigMap(data, o)
+		return true, decodeCorev1ConfigMap(r, o)
 	case *corev1.ConfigMapList:
-		return true, decodeCorev1ConfigMapList(data, o)
+		return true, decodeCorev1ConfigMapList(r, o)
 	case *corev1.Endpoints:
-		return true, decodeCorev1Endpoints(data, o)
+		return true, decodeCorev1Endpoints(r, o)
 	case *corev1.EndpointsList:
-		return true, decodeCorev1EndpointsList(data, o)
+		return true, decodeCorev1EndpointsList(r, o)
 	case *corev1.Event:
-		return true, decodeCorev1Event(data, o)
+		return true, decodeCorev1Event(r, o)
 	case *corev1.EventList:
-		return true, decodeCorev1EventList(data, o)
+		return true, decodeCorev1EventList(r, o)
 	case *corev1.LimitRange:
-		return true, decodeCorev1LimitRange(data, o)
+		return true, decodeCorev1LimitRange(r, o)
 	case *corev1.LimitRangeList:
-		return true, decodeCorev1LimitRangeList(data, o)
+		return true, decodeCorev1LimitRangeList(r, o)
 	case *corev1.List:
-		return true, decodeCorev1List(data, o)
+		return true, decodeCorev1List(r, o)
 	case *corev1.Namespace:
-		return true, decodeCorev1Namespace(data, o)
+		return true, decodeCorev1Namespace(r, o)
 	case *corev1.NamespaceList:
-		return true, decodeCorev1NamespaceList(data, o)
+		return true, decodeCorev1NamespaceList(r, o)
 	case *corev1.Node:
-		return true, decodeCorev1Node(data, o)
+		return true, decodeCorev1Node(r, o)
 	case *corev1.NodeList:
-		return true, decodeCorev1NodeList(data, o)
+		return true, decodeCorev1NodeList(r, o)
 	case *corev1.NodeProxyOptions:
-		return true, decodeCorev1NodeProxyOptions(data, o)
+		return true, decodeCorev1NodeProxyOptions(r, o)
 	case *corev1.ObjectReference:
-		return true, decodeCorev1ObjectReference(data, o)
+		return true, decodeCorev1ObjectReference(r, o)
 	case *corev1.PersistentVolume:
-		return true, decodeCorev1PersistentVolume(data, o)
+		return true, decodeCorev1PersistentVolume(r, o)
 	case *corev1.PersistentVolumeClaim:
-		return true, decodeCorev1PersistentVolumeClaim(data, o)
+		return true, decodeCorev1PersistentVolumeClaim(r, o)
 	case *corev1.PersistentVolumeClaimList:
-		return true, decodeCorev1PersistentVolumeClaimList(data, o)
+		return true, decodeCorev1PersistentVolumeClaimList(r, o)
 	case *corev1.PersistentVolumeList:
-		return true, decodeCorev1PersistentVolumeList(data, o)
+		return true, decodeCorev1PersistentVolumeList(r, o)
 	case *corev1.Pod:
-		return true, decodeCorev1Pod(data, o)
+		return true, decodeCorev1Pod(r, o)
 	case *corev1.PodAttachOptions:
-		return true, decodeCorev1PodAttachOptions(data, o)
+		return true, decodeCorev1PodAttachOptions(r, o)
 	case *corev1.PodExecOptions:
-		return true, decodeCorev1PodExecOptions(data, o)
+		return true, decodeCorev1PodExecOptions(r, o)
 	case *corev1.PodList:
-		return true, decodeCorev1PodList(data, o)
+		return true, decodeCorev1PodList(r, o)
 	case *corev1.PodLogOptions:
-		return true, decodeCorev1PodLogOptions(data, o)
+		return true, decodeCorev1PodLogOptions(r, o)
 	case *corev1.PodPortForwardOptions:
-		return true, decodeCorev1PodPortForwardOptions(data, o)
+		return true, decodeCorev1PodPortForwardOptions(r, o)
 	case *corev1.PodProxyOptions:
-		return true, decodeCorev1PodProxyOptions(data, o)
+		return true, decodeCorev1PodProxyOptions(r, o)
 	case *corev1.PodTemplate:
-		return true, decodeCorev1PodTemplate(data, o)
+		return true, decodeCorev1PodTemplate(r, o)
 	case *corev1.PodTemplateList:
-		return true, decodeCorev1PodTemplateList(data, o)
+		return true, decodeCorev1PodTemplateList(r, o)
 	case *corev1.RangeAllocation:
-		return true, decodeCorev1RangeAllocation(data, o)
+		return true, decodeCorev1RangeAllocation(r, o)
 	case *corev1.ReplicationController:
-		return true, decodeCorev1ReplicationController(data, o)
+		return true, decodeCorev1ReplicationController(r, o)
 	case *corev1.ReplicationControllerList:
-		return true, decodeCorev1ReplicationControllerList(data, o)
+		return true, decodeCorev1ReplicationControllerList(r, o)
 	case *corev1.ResourceQuota:
-		return true, decodeCorev1ResourceQuota(data, o)
+		return true, decodeCorev1ResourceQuota(r, o)
 	case *corev1.ResourceQuotaList:
-		return true, decodeCorev1ResourceQuotaList(data, o)
+		return true, decodeCorev1ResourceQuotaList(r, o)
 	case *corev1.Secret:
-		return true, decodeCorev1Secret(data, o)
+		return true, decodeCorev1Secret(r, o)
 	case *corev1.SecretList:
-		return true, decodeCorev1SecretList(data, o)
+		return true, decodeCorev1SecretList(r, o)
 	case *corev1.SerializedReference:
-		return true, decodeCorev1SerializedReference(data, o)
+		return true, decodeCorev1SerializedReference(r, o)
 	case *corev1.Service:
-		return true, decodeCorev1Service(data, o)
+		return true, decodeCorev1Service(r, o)
 	case *corev1.ServiceAccount:
-		return true, decodeCorev1ServiceAccount(data, o)
+		return true, decodeCorev1ServiceAccount(r, o)
 	case *corev1.ServiceAccountList:
-		return true, decodeCorev1ServiceAccountList(data, o)
+		return true, decodeCorev1ServiceAccountList(r, o)
 	case *corev1.ServiceList:
-		return true, decodeCorev1ServiceList(data, o)
+		return true, decodeCorev1ServiceList(r, o)
 	case *corev1.ServiceProxyOptions:
-		return true, decodeCorev1ServiceProxyOptions(data, o)
+		return true, decodeCorev1ServiceProxyOptions(r, o)
 	case *appsv1.ControllerRevision:
-		return true, decodeAppsv1ControllerRevision(data, o)
+		return true, decodeAppsv1ControllerRevision(r, o)
 	case *appsv1.ControllerRevisionList:
-		return true, decodeAppsv1ControllerRevisionList(data, o)
+		return true, decodeAppsv1ControllerRevisionList(r, o)
 	case *appsv1.DaemonSet:
-		return true, decodeAppsv1DaemonSet(data, o)
+		return true, decodeAppsv1DaemonSet(r, o)
 	case *appsv1.DaemonSetList:
-		return true, decodeAppsv1DaemonSetList(data, o)
+		return true, decodeAppsv1DaemonSetList(r, o)
 	case *appsv1.Deployment:
-		return true, decodeAppsv1Deployment(data, o)
+		return true, decodeAppsv1Deployment(r, o)
 	case *appsv1.DeploymentList:
-		return true, decodeAppsv1DeploymentList(data, o)
+		return true, decodeAppsv1DeploymentList(r, o)
 	case *appsv1.ReplicaSet:
-		return true, decodeAppsv1ReplicaSet(data, o)
+		return true, decodeAppsv1ReplicaSet(r, o)
 	case *appsv1.ReplicaSetList:
-		return true, decodeAppsv1ReplicaSetList(data, o)
+		return true, decodeAppsv1ReplicaSetList(r, o)
 	case *appsv1.StatefulSet:
-		return true, decodeAppsv1StatefulSet(data, o)
+		return true, decodeAppsv1StatefulSet(r, o)
 	case *appsv1.StatefulSetList:
-		return true, decodeAppsv1StatefulSetList(data, o)
+		return true, decodeAppsv1StatefulSetList(r, o)
 	case *batchv1.CronJob:
-		return true, decodeBatchv1CronJob(data, o)
+		return true, decodeBatchv1CronJob(r, o)
 	case *batchv1.CronJobList:
-		return true, decodeBatchv1CronJobList(data, o)
+		return true, decodeBatchv1CronJobList(r, o)
 	case *batchv1.Job:
-		return true, decodeBatchv1Job(data, o)
+		return true, decodeBatchv1Job(r, o)
 	case *batchv1.JobList:
-		return true, decodeBatchv1JobList(data, o)
+		return true, decodeBatchv1JobList(r, o)
 	case *coordinationv1.Lease:
-		return true, decodeCoordinationv1Lease(data, o)
+		return true, decodeCoordinationv1Lease(r, o)
 	case *coordinationv1.LeaseList:
-		return true, decodeCoordinationv1LeaseList(data, o)
+		return true, decodeCoordinationv1LeaseList(r, o)
 	case *discoveryv1.EndpointSlice:
-		return true, decodeDiscoveryv1EndpointSlice(data, o)
+		return true, decodeDiscoveryv1EndpointSlice(r, o)
 	case *discoveryv1.EndpointSliceList:
-		return true, decodeDiscoveryv1EndpointSliceList(data, o)
+		return true, decodeDiscoveryv1EndpointSliceList(r, o)
 	case *eventsv1.Event:
-		return true, decodeEventsv1Event(data, o)
+		return true, decodeEventsv1Event(r, o)
 	case *eventsv1.EventList:
-		return true, decodeEventsv1EventList(data, o)
+		return true, decodeEventsv1EventList(r, o)
 	case *metav1.Status:
-		return true, decodeMetav1Status(data, o)
+		return true, decodeMetav1Status(r, o)
 	case *metav1.PartialObjectMetadata:
-		return true, decodeMetav1PartialObjectMetadata(data, o)
+		return true, decodeMetav1PartialObjectMetadata(r, o)
 	case *metav1.PartialObjectMetadataList:
-		return true, decodeMetav1PartialObjectMetadataList(data, o)
+		return true, decodeMetav1PartialObjectMetadataList(r, o)
 	case *metav1.WatchEvent:
-		return true, decodeMetav1WatchEvent(data, o)
+		return true, decodeMetav1WatchEvent(r, o)
 	case *metav1.List:
-		return true, decodeMetav1List(data, o)
+		return true, decodeMetav1List(r, o)
 	}
 	return false, nil
 }

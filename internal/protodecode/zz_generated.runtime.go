@@ -7,8 +7,7 @@ import (
 	runtime "k8s.io/apimachinery/pkg/runtime"
 )
 
-func decodeRuntimeRawExtension(b []byte, v *runtime.RawExtension) error {
-	r := wire.NewReader(b)
+func decodeRuntimeRawExtension(r wire.Reader, v *runtime.RawExtension) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {

@@ -7,8 +7,7 @@ import (
 	schedulingv1alpha3 "k8s.io/api/scheduling/v1alpha3"
 )
 
-func decodeSchedulingv1alpha3WorkloadPodGroupSchedulingPolicy(b []byte, v *schedulingv1alpha3.WorkloadPodGroupSchedulingPolicy) error {
-	r := wire.NewReader(b)
+func decodeSchedulingv1alpha3WorkloadPodGroupSchedulingPolicy(r wire.Reader, v *schedulingv1alpha3.WorkloadPodGroupSchedulingPolicy) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -29,8 +28,7 @@ func decodeSchedulingv1alpha3WorkloadPodGroupSchedulingPolicy(b []byte, v *sched
 	return nil
 }
 
-func decodeSchedulingv1alpha3WorkloadPodGroupSchedulingConstraints(b []byte, v *schedulingv1alpha3.WorkloadPodGroupSchedulingConstraints) error {
-	r := wire.NewReader(b)
+func decodeSchedulingv1alpha3WorkloadPodGroupSchedulingConstraints(r wire.Reader, v *schedulingv1alpha3.WorkloadPodGroupSchedulingConstraints) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -49,8 +47,7 @@ func decodeSchedulingv1alpha3WorkloadPodGroupSchedulingConstraints(b []byte, v *
 	return nil
 }
 
-func decodeSchedulingv1alpha3WorkloadPodGroupDisruptionMode(b []byte, v *schedulingv1alpha3.WorkloadPodGroupDisruptionMode) error {
-	r := wire.NewReader(b)
+func decodeSchedulingv1alpha3WorkloadPodGroupDisruptionMode(r wire.Reader, v *schedulingv1alpha3.WorkloadPodGroupDisruptionMode) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -71,8 +68,7 @@ func decodeSchedulingv1alpha3WorkloadPodGroupDisruptionMode(b []byte, v *schedul
 	return nil
 }
 
-func decodeSchedulingv1alpha3WorkloadPodGroupResourceClaim(b []byte, v *schedulingv1alpha3.WorkloadPodGroupResourceClaim) error {
-	r := wire.NewReader(b)
+func decodeSchedulingv1alpha3WorkloadPodGroupResourceClaim(r wire.Reader, v *schedulingv1alpha3.WorkloadPodGroupResourceClaim) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -95,8 +91,7 @@ func decodeSchedulingv1alpha3WorkloadPodGroupResourceClaim(b []byte, v *scheduli
 	return nil
 }
 
-func decodeSchedulingv1alpha3WorkloadPodGroupBasicSchedulingPolicy(b []byte, v *schedulingv1alpha3.WorkloadPodGroupBasicSchedulingPolicy) error {
-	r := wire.NewReader(b)
+func decodeSchedulingv1alpha3WorkloadPodGroupBasicSchedulingPolicy(r wire.Reader, v *schedulingv1alpha3.WorkloadPodGroupBasicSchedulingPolicy) error {
 	for r.More() {
 		if _, _, err := r.Key(); err != nil {
 			return err
@@ -108,8 +103,7 @@ func decodeSchedulingv1alpha3WorkloadPodGroupBasicSchedulingPolicy(b []byte, v *
 	return nil
 }
 
-func decodeSchedulingv1alpha3WorkloadPodGroupGangSchedulingPolicy(b []byte, v *schedulingv1alpha3.WorkloadPodGroupGangSchedulingPolicy) error {
-	r := wire.NewReader(b)
+func decodeSchedulingv1alpha3WorkloadPodGroupGangSchedulingPolicy(r wire.Reader, v *schedulingv1alpha3.WorkloadPodGroupGangSchedulingPolicy) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -128,8 +122,7 @@ func decodeSchedulingv1alpha3WorkloadPodGroupGangSchedulingPolicy(b []byte, v *s
 	return nil
 }
 
-func decodeSchedulingv1alpha3TopologyConstraint(b []byte, v *schedulingv1alpha3.TopologyConstraint) error {
-	r := wire.NewReader(b)
+func decodeSchedulingv1alpha3TopologyConstraint(r wire.Reader, v *schedulingv1alpha3.TopologyConstraint) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {
@@ -148,8 +141,7 @@ func decodeSchedulingv1alpha3TopologyConstraint(b []byte, v *schedulingv1alpha3.
 	return nil
 }
 
-func decodeSchedulingv1alpha3WorkloadPodGroupSingleDisruptionMode(b []byte, v *schedulingv1alpha3.WorkloadPodGroupSingleDisruptionMode) error {
-	r := wire.NewReader(b)
+func decodeSchedulingv1alpha3WorkloadPodGroupSingleDisruptionMode(r wire.Reader, v *schedulingv1alpha3.WorkloadPodGroupSingleDisruptionMode) error {
 	for r.More() {
 		if _, _, err := r.Key(); err != nil {
 			return err
@@ -161,8 +153,7 @@ func decodeSchedulingv1alpha3WorkloadPodGroupSingleDisruptionMode(b []byte, v *s
 	return nil
 }
 
-func decodeSchedulingv1alpha3WorkloadPodGroupAllDisruptionMode(b []byte, v *schedulingv1alpha3.WorkloadPodGroupAllDisruptionMode) error {
-	r := wire.NewReader(b)
+func decodeSchedulingv1alpha3WorkloadPodGroupAllDisruptionMode(r wire.Reader, v *schedulingv1alpha3.WorkloadPodGroupAllDisruptionMode) error {
 	for r.More() {
 		if _, _, err := r.Key(); err != nil {
 			return err

@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/kubeclient/client-go/internal/protodecode"
+	"github.com/kubeclient/client-go/internal/protodecode/wire"
 
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -51,7 +52,13 @@ type protoUnmarshaler interface {
 
 // Decode decodes data as the reference does.
 func (s *ProtobufSerializer) Decode(data []byte, defaults *schema.GroupVersionKind, into runtime.Object) (runtime.Object, *schema.GroupVersionKind, error) {
-	if obj, actual, ok := s.decodeFast(data, defaults, into); ok {
+	return s.decode(data, defaults, into, nil)
+}
+
+// decode decodes data as the reference does, sharing what share allows
+// with the objects decoded before (see protodecode.IntoSharing).
+func (s *ProtobufSerializer) decode(data []byte, defaults *schema.GroupVersionKind, into runtime.Object, share *wire.Sharing) (runtime.Object, *schema.GroupVersionKind, error) {
+	if obj, actual, ok := s.decodeFast(data, defaults, into, share); ok {
 		return obj, actual, nil
 	}
 	return s.ref.Decode(data, defaults, into)
@@ -61,7 +68,7 @@ func (s *ProtobufSerializer) Decode(data []byte, defaults *schema.GroupVersionKi
 // with the typer, or none. ok is false when the reference must decode; into
 // is then untouched, or reset and partly decoded, which the reference's own
 // reset undoes.
-func (s *ProtobufSerializer) decodeFast(data []byte, defaults *schema.GroupVersionKind, into runtime.Object) (runtime.Object, *schema.GroupVersionKind, bool) {
+func (s *ProtobufSerializer) decodeFast(data []byte, defaults *schema.GroupVersionKind, into runtime.Object, share *wire.Sharing) (runtime.Object, *schema.GroupVersionKind, bool) {
 	if _, isUnknown := into.(*runtime.Unknown); isUnknown || len(data) == len(protobufPrefix) || !bytes.HasPrefix(data, protobufPrefix) {
 		return nil, nil, false
 	}
@@ -96,7 +103,7 @@ func (s *ProtobufSerializer) decodeFast(data []byte, defaults *schema.GroupVersi
 		return nil, nil, false
 	}
 	target.Reset()
-	if handled, err := protodecode.Into(env.raw, obj); !handled || err != nil {
+	if handled, err := protodecode.IntoSharing(env.raw, obj, share); !handled || err != nil {
 		// No generated decoder, or input it leaves to the reference:
 		// the type's own Unmarshal on a reset object, as the reference.
 		if handled {

@@ -14,7 +14,6 @@ import (
 	"k8s.io/utils/clock"
 
 	clientfeatures "github.com/kubeclient/client-go/features"
-	"github.com/kubeclient/client-go/internal/intern"
 )
 
 // Config configures a low-level Controller.
@@ -99,9 +98,9 @@ type controller struct {
 	reflectorLock sync.RWMutex
 	reflector     *Reflector
 
-	// listSharer, set for informers, shares listed objects as they
-	// arrive; see listSharing.
-	listSharer *intern.Sharer
+	// sharing, set for informers, says how the reflector shares the
+	// objects it lists and watches; see listSharing.
+	sharing listSharing
 }
 
 // New returns a Controller for c.
@@ -131,7 +130,7 @@ func (c *controller) RunWithContext(ctx context.Context) {
 	})
 	r.ShouldResync = c.config.ShouldResync
 	r.WatchListPageSize = c.config.WatchListPageSize
-	r.listSharer = c.listSharer
+	r.sharing = c.sharing
 	switch {
 	case c.config.WatchErrorHandler != nil:
 		h := c.config.WatchErrorHandler
@@ -282,7 +281,7 @@ func NewInformerWithOptions(options InformerOptions) (Store, Controller) {
 		ProcessBatch:     apply.processBatch,
 	}
 	ctrl := New(cfg).(*controller)
-	ctrl.listSharer = sharing.sharer
+	ctrl.sharing = sharing
 	return clientState, ctrl
 }
 

@@ -1,6 +1,7 @@
 package cache
 
 import (
+	"context"
 	"os"
 	"strconv"
 
@@ -8,6 +9,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/kubeclient/client-go/internal/intern"
+	"github.com/kubeclient/client-go/internal/protodecode/wire"
+	"github.com/kubeclient/client-go/internal/wirecodec"
 )
 
 // Objects entering an informer's cache share what repeats across them:
@@ -37,6 +40,13 @@ import (
 // informer (by a fake ListerWatcher, say) must not be read concurrently
 // by its maker while the informer caches it.
 //
+// An informer without a transform also marks the context of its list and
+// watch requests (listSharing.requestContext): this library's protobuf
+// decoders then decode equal FieldsV1 sets and resource lists to the
+// shared copies directly, instead of a private copy the sharing would
+// replace right away, and remember the objects they decoded so (see
+// wire.Sharing.Decoded), which are not walked again here.
+//
 // The tables behind the sharing are global, fixed in size and safe for
 // concurrent informers (see package intern).
 
@@ -58,9 +68,15 @@ func newCacheSharer(dedup string) *intern.Sharer {
 // shareCached makes obj, about to enter an informer's cache, share what
 // it has in common with the objects cached before it.
 func shareCached(obj interface{}) {
-	if obj != nil && cacheSharer != nil {
+	if obj != nil && cacheSharer != nil && !decodedSharing(obj) {
 		cacheSharer.Share(obj)
 	}
+}
+
+// decodedSharing reports whether obj was decoded with cacheDecoding, so
+// that it shares all that cacheSharer would make it share already.
+func decodedSharing(obj interface{}) bool {
+	return cacheDecoding != nil && cacheDecoding.Decoded(obj)
 }
 
 // stringSharer shares only strings, which is safe before a transform.
@@ -74,6 +90,28 @@ type listSharing struct {
 	// complete: sharer did all that entering the cache would, so the
 	// Replaced deltas of a list need not be shared again.
 	complete bool
+	// decode, when not nil, lets the decoders of the reflector's list and
+	// watch requests share managed-fields sets and resource lists as they
+	// decode (see wirecodec.WithCacheDecoding): only when the objects go
+	// into the cache as decoded, with no transform.
+	decode *wire.Sharing
+}
+
+// cacheDecoding is the decoding side of cacheSharer's tables; nil when
+// it shares only strings.
+var cacheDecoding = newCacheDecoding(cacheSharer)
+
+func newCacheDecoding(s *intern.Sharer) *wire.Sharing {
+	if s == nil || s.Fields == nil {
+		return nil
+	}
+	return wire.NewSharing(s.Fields)
+}
+
+// requestContext returns the context of a list or watch request of the
+// reflector: marked for decoding with sharing when it may.
+func (s listSharing) requestContext(ctx context.Context) context.Context {
+	return wirecodec.WithCacheDecoding(ctx, s.decode)
 }
 
 // newListSharing returns the list sharing of an informer with the given
@@ -83,14 +121,14 @@ func newListSharing(transform TransformFunc) listSharing {
 	case cacheSharer == nil:
 		return listSharing{}
 	case transform == nil:
-		return listSharing{sharer: cacheSharer, complete: true}
+		return listSharing{sharer: cacheSharer, complete: true, decode: cacheDecoding}
 	}
 	return listSharing{sharer: stringSharer}
 }
 
 // shareListed shares the items of one page of a list.
 func shareListed(s *intern.Sharer, page runtime.Object) {
-	if s == nil {
+	if s == nil || (s == cacheSharer && decodedSharing(page)) {
 		return
 	}
 	// A page that is not a list is the pager's error to report.

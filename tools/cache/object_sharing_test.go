@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	v1 "k8s.io/api/core/v1"
@@ -17,13 +18,15 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 
 	"github.com/kubeclient/client-go/internal/intern"
+	"github.com/kubeclient/client-go/internal/wirecodec"
 )
 
 // withSharer runs the test with objects shared by s.
 func withSharer(t *testing.T, dedup string) {
-	saved := cacheSharer
+	saved, savedDecoding := cacheSharer, cacheDecoding
 	cacheSharer = newCacheSharer(dedup)
-	t.Cleanup(func() { cacheSharer = saved })
+	cacheDecoding = newCacheDecoding(cacheSharer)
+	t.Cleanup(func() { cacheSharer, cacheDecoding = saved, savedDecoding })
 }
 
 func cachedPod(t *testing.T, rig *podInformerRig, i int) *v1.Pod {
@@ -246,7 +249,7 @@ func TestReflectorSharesListsOnArrival(t *testing.T) {
 				store := NewStore(MetaNamespaceKeyFunc)
 				r := NewReflectorWithOptions(lw, &v1.Pod{}, store, ReflectorOptions{Backoff: fastBackoff()})
 				r.useWatchList = watchList
-				r.listSharer = m.sharer
+				r.sharing.sharer = m.sharer
 				ctx, cancel := context.WithCancel(context.Background())
 				defer cancel()
 				done := make(chan struct{})
@@ -283,7 +286,9 @@ func TestReflectorSharesListsOnArrival(t *testing.T) {
 // into the first pod's FieldsV1 set. Without a transform the first page
 // is shared before the second is asked for; with one its byte slices are
 // not, so the write stays the first pod's own, and they are shared as the
-// pods enter the cache.
+// pods enter the cache. The list and watch requests are marked for
+// decoding with sharing (wirecodec.WithCacheDecoding) only without a
+// transform.
 func TestInformersShareListsOnArrival(t *testing.T) {
 	writeFirst := func(obj interface{}) (interface{}, error) {
 		if p, ok := obj.(*v1.Pod); ok && p.Name == realisticPod(t, 0, 1).Name {
@@ -310,14 +315,17 @@ func TestInformersShareListsOnArrival(t *testing.T) {
 				withSharer(t, "true")
 				pods := labeledPods(t, 3)
 				var fieldsShared bool
+				var listMarked, watchMarked atomic.Bool
 				lw := &ListWatch{
-					ListWithContextFunc: func(_ context.Context, opts metav1.ListOptions) (kruntime.Object, error) {
+					ListWithContextFunc: func(ctx context.Context, opts metav1.ListOptions) (kruntime.Object, error) {
+						listMarked.Store(wirecodec.CacheDecoding(ctx) != nil)
 						if opts.Continue == "" {
 							return podList("5", "next", pods[0], pods[1]), nil
 						}
 						return podList("5", "", pods[2]), nil
 					},
-					WatchFuncWithContext: func(context.Context, metav1.ListOptions) (watch.Interface, error) {
+					WatchFuncWithContext: func(ctx context.Context, _ metav1.ListOptions) (watch.Interface, error) {
+						watchMarked.Store(wirecodec.CacheDecoding(ctx) != nil)
 						return watch.NewFake(), nil
 					},
 				}
@@ -329,8 +337,12 @@ func TestInformersShareListsOnArrival(t *testing.T) {
 				done := make(chan struct{})
 				go func() { defer close(done); run(ctx) }()
 				waitUntil(t, "the sync", func() bool { return len(store.ListKeys()) == 3 })
+				waitUntil(t, "the watch", func() bool { return watchMarked.Load() || transform != nil })
 				cancel()
 				<-done
+				if want := transform == nil; listMarked.Load() != want || watchMarked.Load() != want {
+					t.Errorf("requests marked for decoding with sharing: list %v, watch %v, want %v", listMarked.Load(), watchMarked.Load(), want)
+				}
 				if want := transform == nil; fieldsShared != want {
 					t.Errorf("first page's FieldsV1 shared before the second page: %v, want %v", fieldsShared, want)
 				}
@@ -397,6 +409,25 @@ func TestDeltaApplierSharesWhatListsLeft(t *testing.T) {
 			rawA, rawB := first.ManagedFields[0].FieldsV1.Raw, second.ManagedFields[0].FieldsV1.Raw
 			if shared := &rawA[0] == &rawB[0]; shared != tt.want {
 				t.Errorf("shared: %v, want %v", shared, tt.want)
+			}
+		})
+	}
+}
+
+// TestShareCachedSkipsObjectsDecodedWithSharing: an object the decoders
+// shared already (cacheDecoding.Decoded) is not walked again.
+func TestShareCachedSkipsObjectsDecodedWithSharing(t *testing.T) {
+	for _, decoded := range []bool{false, true} {
+		t.Run(fmt.Sprintf("decoded=%v", decoded), func(t *testing.T) {
+			withSharer(t, "true")
+			first, second := realisticPod(t, 0, 1), realisticPod(t, 1, 1)
+			shareCached(first)
+			if decoded {
+				cacheDecoding.NoteDecoded(second)
+			}
+			shareCached(second)
+			if _, shared := sharedSoFar(first, second); shared == decoded {
+				t.Errorf("FieldsV1 shared: %v, want %v", shared, !decoded)
 			}
 		})
 	}

@@ -18,7 +18,6 @@ import (
 	"k8s.io/utils/clock"
 
 	clientfeatures "github.com/kubeclient/client-go/features"
-	"github.com/kubeclient/client-go/internal/intern"
 	"github.com/kubeclient/client-go/util/watchlist"
 )
 
@@ -111,9 +110,10 @@ type Reflector struct {
 	useWatchList bool
 	logger       klog.Logger
 
-	// listSharer, set by informers, shares the objects of lists and of
-	// watch-list initial events as they arrive; see listSharing.
-	listSharer *intern.Sharer
+	// sharing, set by informers, says how the objects of lists and of
+	// watch-list initial events are shared as they arrive, and how the
+	// objects of its requests are decoded; see listSharing.
+	sharing listSharing
 
 	// WatchListPageSize sets the page size of lists and relists. When zero,
 	// lists at resourceVersion "" or "0" use the pager's default page size

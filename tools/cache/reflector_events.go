@@ -199,7 +199,7 @@ func (s *watchStream) apply(ctx context.Context, event watch.Event) (appliedEven
 
 // shareObject shares obj when the stream shares what it applies.
 func (s *watchStream) shareObject(obj interface{}) {
-	if s.share != nil {
+	if s.share != nil && !(s.share == cacheSharer && decodedSharing(obj)) {
 		s.share.Share(obj)
 	}
 }

@@ -65,9 +65,9 @@ func (r *Reflector) list(ctx context.Context) error {
 // goroutine.
 func (r *Reflector) fetchList(ctx context.Context, at string) (result listResult, ok bool) {
 	p := pager.New(func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
-		page, err := r.listerWatcher.ListWithContext(ctx, opts)
+		page, err := r.listerWatcher.ListWithContext(r.sharing.requestContext(ctx), opts)
 		if err == nil {
-			shareListed(r.listSharer, page)
+			shareListed(r.sharing.sharer, page)
 		}
 		return page, err
 	})

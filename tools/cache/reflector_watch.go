@@ -119,7 +119,7 @@ func (r *Reflector) watch(ctx context.Context, w watch.Interface, resyncErr <-ch
 func (r *Reflector) openWatch(ctx context.Context) (w watch.Interface, ordered bool, err error) {
 	from := r.LastSyncResourceVersion()
 	timeout := r.watchTimeoutSeconds()
-	w, err = r.listerWatcher.WatchWithContext(ctx, metav1.ListOptions{
+	w, err = r.listerWatcher.WatchWithContext(r.sharing.requestContext(ctx), metav1.ListOptions{
 		ResourceVersion: from,
 		// Ask the server to end the watch after a while so that clients
 		// spread across apiservers over time.

@@ -74,12 +74,12 @@ func (r *Reflector) streamInitialEvents(ctx context.Context, collected Store) (w
 		TimeoutSeconds:       &timeout,
 	}
 	opened := r.clock.Now()
-	w, err := r.listerWatcher.WatchWithContext(ctx, options)
+	w, err := r.listerWatcher.WatchWithContext(r.sharing.requestContext(ctx), options)
 	if err != nil {
 		return nil, "", err
 	}
 	stream := r.newWatchStream(w, collected, opened, nil)
-	stream.share = r.listSharer
+	stream.share = r.sharing.sharer
 	// The initial events come as Added events in no particular version
 	// order; the stream's version counts from the first other event.
 	rv, ordered := "", false

@@ -284,7 +284,7 @@ func (s *sharedIndexInformer) RunWithContext(ctx context.Context) {
 	}
 	ctrl := New(cfg).(*controller)
 	ctrl.clock = s.clock
-	ctrl.listSharer = sharing.sharer
+	ctrl.sharing = sharing
 	s.controller = ctrl
 	s.started = true
 	s.startedLock.Unlock()

@@ -62,7 +62,7 @@ func StringMap[M ~map[K]V, K ~string, V ~string](r *Reader, typ int, num int32, 
 
 // MessageMap adds one entry of a map of messages, decoding the value into
 // a new one; num sizes a nil map for all the entries.
-func MessageMap[M ~map[K]V, K ~string, V any](r *Reader, typ int, num int32, m *M, dec func([]byte, *V) error) error {
+func MessageMap[M ~map[K]V, K ~string, V any](r *Reader, typ int, num int32, m *M, dec func(Reader, *V) error) error {
 	if *m == nil && typ == wireBytes {
 		*m = make(M, r.count(num))
 	}
@@ -72,7 +72,7 @@ func MessageMap[M ~map[K]V, K ~string, V any](r *Reader, typ int, num int32, m *
 	}
 	var v V
 	if has {
-		if err := dec(value, &v); err != nil {
+		if err := dec(r.nested(value), &v); err != nil {
 			return err
 		}
 	}

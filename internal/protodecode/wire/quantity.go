@@ -60,8 +60,7 @@ func pointerFree(q *resource.Quantity) bool {
 
 // Quantity decodes a resource.Quantity as its Unmarshal does: each string
 // field (1) replaces the whole value; other fields are skipped.
-func Quantity(b []byte, v *resource.Quantity) error {
-	r := NewReader(b)
+func Quantity(r Reader, v *resource.Quantity) error {
 	for r.More() {
 		num, typ, err := r.Key()
 		if err != nil {

@@ -23,10 +23,24 @@ type Reader struct {
 	i int
 	// key is the offset of the last key read.
 	key int
+	// share, when not nil, lets the decoders return values shared with
+	// other objects (see Sharing); the readers of nested messages carry it.
+	share *Sharing
 }
 
 // NewReader returns a Reader over message b.
 func NewReader(b []byte) Reader { return Reader{b: b} }
+
+// NewSharingReader returns a Reader over message b whose decoders share
+// what s allows with the objects decoded before.
+func NewSharingReader(b []byte, s *Sharing) Reader { return Reader{b: b, share: s} }
+
+// Message returns the whole message the Reader reads.
+func (r *Reader) Message() []byte { return r.b }
+
+// nested returns a Reader over b, a message nested in r's, that shares as
+// r does.
+func (r *Reader) nested(b []byte) Reader { return Reader{b: b, share: r.share} }
 
 // More reports whether fields are left.
 func (r *Reader) More() bool { return r.i < len(r.b) }

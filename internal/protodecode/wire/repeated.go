@@ -44,16 +44,16 @@ func AppendInts[S ~[]T, T Integer](r *Reader, typ int, v *S) error {
 }
 
 // Embedded decodes a message field into v, merging as the reference does.
-func Embedded[T any](r *Reader, typ int, v *T, dec func([]byte, *T) error) error {
+func Embedded[T any](r *Reader, typ int, v *T, dec func(Reader, *T) error) error {
 	b, err := r.Bytes(typ)
 	if err != nil {
 		return err
 	}
-	return dec(b, v)
+	return dec(r.nested(b), v)
 }
 
 // Pointer decodes an optional message field, allocating it when nil.
-func Pointer[T any](r *Reader, typ int, v **T, dec func([]byte, *T) error) error {
+func Pointer[T any](r *Reader, typ int, v **T, dec func(Reader, *T) error) error {
 	b, err := r.Bytes(typ)
 	if err != nil {
 		return err
@@ -61,12 +61,12 @@ func Pointer[T any](r *Reader, typ int, v **T, dec func([]byte, *T) error) error
 	if *v == nil {
 		*v = new(T)
 	}
-	return dec(b, *v)
+	return dec(r.nested(b), *v)
 }
 
 // AppendMessage decodes one element of a repeated message field into a
 // new element; num sizes a nil slice for all the elements.
-func AppendMessage[S ~[]T, T any](r *Reader, typ int, num int32, v *S, dec func([]byte, *T) error) error {
+func AppendMessage[S ~[]T, T any](r *Reader, typ int, num int32, v *S, dec func(Reader, *T) error) error {
 	b, err := r.Bytes(typ)
 	if err != nil {
 		return err
@@ -76,5 +76,5 @@ func AppendMessage[S ~[]T, T any](r *Reader, typ int, num int32, v *S, dec func(
 	}
 	var zero T
 	*v = append(*v, zero)
-	return dec(b, &(*v)[len(*v)-1])
+	return dec(r.nested(b), &(*v)[len(*v)-1])
 }

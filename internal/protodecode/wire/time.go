@@ -31,7 +31,8 @@ func timestamp(b []byte) (seconds int64, nanos int32, err error) {
 
 // Time decodes a metav1.Time as its Unmarshal does: an empty message is
 // the zero time, else whole seconds in the local zone.
-func Time(b []byte, v *metav1.Time) error {
+func Time(r Reader, v *metav1.Time) error {
+	b := r.b
 	if len(b) == 0 {
 		v.Time = time.Time{}
 		return nil
@@ -47,7 +48,8 @@ func Time(b []byte, v *metav1.Time) error {
 // MicroTime decodes a metav1.MicroTime as its Unmarshal does: an empty
 // message is the zero time, else the time truncated to microseconds in
 // the local zone.
-func MicroTime(b []byte, v *metav1.MicroTime) error {
+func MicroTime(r Reader, v *metav1.MicroTime) error {
+	b := r.b
 	if len(b) == 0 {
 		v.Time = time.Time{}
 		return nil

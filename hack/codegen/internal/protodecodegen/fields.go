@@ -21,6 +21,13 @@ var uniqueStrings = map[string]bool{
 	"k8s.io/api/core/v1.ContainerStatus.ContainerID":                  true,
 }
 
+// sharedBytes lists bytes fields whose values repeat whole between
+// objects (the managed-fields sets of pods of one owner): with a Sharing,
+// the decoders return one shared copy of each.
+var sharedBytes = map[string]bool{
+	"k8s.io/apimachinery/pkg/apis/meta/v1.FieldsV1.Raw": true,
+}
+
 // wellKnown maps the types whose Unmarshal is written by hand to the
 // runtime's decoder for them.
 var wellKnown = map[string]string{
@@ -28,6 +35,9 @@ var wellKnown = map[string]string{
 	"k8s.io/apimachinery/pkg/apis/meta/v1.MicroTime": "MicroTime",
 	"k8s.io/apimachinery/pkg/api/resource.Quantity":  "Quantity",
 }
+
+// quantityType is the qualified name of resource.Quantity.
+const quantityType = "k8s.io/apimachinery/pkg/api/resource.Quantity"
 
 // scalar is the kind of a non-message field value.
 type scalar int
@@ -164,6 +174,11 @@ func (g *generator) call(ref *model.TypeRef, tag protoTag, target string, intern
 			return "", false
 		}
 		if fn := g.messageFunc(ref.Elem); fn != "" {
+			if t := g.lookup(ref.Elem); t != nil && t.Package.Path+"."+t.Name == quantityType {
+				// Maps of quantities (resource lists) repeat whole
+				// between objects: shared with a Sharing.
+				return fmt.Sprintf("%s.QuantityMap(&r, typ, %d, %s)", wire, tag.num, target), true
+			}
 			return fmt.Sprintf("%s.MessageMap(&r, typ, %d, %s, %s)", wire, tag.num, target, fn), true
 		}
 	}

@@ -102,10 +102,11 @@ func (g *generator) fileFor(t *model.Type) *gofile.File {
 func (g *generator) objectSwitch(f *gofile.File, roots []*model.Type) {
 	g.f = f
 	rt := f.Import("k8s.io/apimachinery/pkg/runtime")
-	f.Printf("// decodeObject decodes data into obj, which the caller has reset, when\n// obj's type has a generated decoder, reporting whether it has.\n")
-	f.Printf("func decodeObject(data []byte, obj %s.Object) (bool, error) {\n\tswitch o := obj.(type) {\n", rt)
+	wire := f.Import(g.opts.RuntimePath)
+	f.Printf("// decodeObject decodes the message r reads into obj, which the caller has\n// reset, when obj's type has a generated decoder, reporting whether it has.\n")
+	f.Printf("func decodeObject(r %s.Reader, obj %s.Object) (bool, error) {\n\tswitch o := obj.(type) {\n", wire, rt)
 	for _, t := range roots {
-		f.Printf("\tcase *%s:\n\t\treturn true, %s(data, o)\n", g.typeName(t), funcName(t))
+		f.Printf("\tcase *%s:\n\t\treturn true, %s(r, o)\n", g.typeName(t), funcName(t))
 	}
 	f.Printf("\t}\n\treturn false, nil\n}\n\n")
 	f.Printf("// generatedTypes returns a new value of every type decodeObject handles.\n")
@@ -120,6 +121,17 @@ func (g *generator) typeName(t *model.Type) string {
 	return g.f.Qualify("", t.Package.Path, t.Name)
 }
 
+// fieldCall returns the call decoding field fld of message t, as call
+// does, with the fields listed in uniqueStrings and sharedBytes decoded
+// as they say.
+func (g *generator) fieldCall(t *model.Type, fld *model.Field, tag protoTag) (string, bool) {
+	qualified := t.Package.Path + "." + t.Name + "." + fld.Name
+	if sharedBytes[qualified] && g.scalarOf(fld.Type) == scalarBytes {
+		return fmt.Sprintf("%s.SetSharedBytes(&r, typ, &v.%s)", g.f.Import(g.opts.RuntimePath), fld.Name), true
+	}
+	return g.call(fld.Type, tag, "&v."+fld.Name, !uniqueStrings[qualified])
+}
+
 // messageDecoder writes the decode function of message t.
 func (g *generator) messageDecoder(t *model.Type) {
 	g.f = g.fileFor(t)
@@ -131,28 +143,27 @@ func (g *generator) messageDecoder(t *model.Type) {
 		if !ok {
 			continue
 		}
-		intern := !uniqueStrings[t.Package.Path+"."+t.Name+"."+fld.Name]
-		call, ok := g.call(fld.Type, tag, "&v."+fld.Name, intern)
+		call, ok := g.fieldCall(t, fld, tag)
 		if !ok {
 			modelled = false
 			break
 		}
 		cases = append(cases, fmt.Sprintf("\t\tcase %d:\n\t\t\terr = %s\n", tag.num, call))
 	}
-	f.Printf("func %s(b []byte, v *%s) error {\n", funcName(t), g.typeName(t))
+	wire := f.Import(g.opts.RuntimePath)
+	f.Printf("func %s(r %s.Reader, v *%s) error {\n", funcName(t), wire, g.typeName(t))
 	if !modelled {
 		// A field the generator does not model: the message decodes
 		// itself, as the reference decodes a nested message.
-		f.Printf("\treturn v.Unmarshal(b)\n}\n\n")
+		f.Printf("\treturn v.Unmarshal(r.Message())\n}\n\n")
 		return
 	}
-	wire := f.Import(g.opts.RuntimePath)
 	if len(cases) == 0 {
-		f.Printf("\tr := %s.NewReader(b)\n\tfor r.More() {\n\t\tif _, _, err := r.Key(); err != nil {\n\t\t\treturn err\n\t\t}\n", wire)
+		f.Printf("\tfor r.More() {\n\t\tif _, _, err := r.Key(); err != nil {\n\t\t\treturn err\n\t\t}\n")
 		f.Printf("\t\tif err := r.Skip(); err != nil {\n\t\t\treturn err\n\t\t}\n\t}\n\treturn nil\n}\n\n")
 		return
 	}
-	f.Printf("\tr := %s.NewReader(b)\n\tfor r.More() {\n\t\tnum, typ, err := r.Key()\n\t\tif err != nil {\n\t\t\treturn err\n\t\t}\n", wire)
+	f.Printf("\tfor r.More() {\n\t\tnum, typ, err := r.Key()\n\t\tif err != nil {\n\t\t\treturn err\n\t\t}\n")
 	f.Printf("\t\tswitch num {\n")
 	for _, c := range cases {
 		f.Printf("%s", c)
