@@ -52,8 +52,9 @@ func BenchmarkReadBody(b *testing.B) {
 		read func(r io.Reader) ([]byte, error)
 	}{
 		{"io.ReadAll", io.ReadAll},
-		{"unknown length", func(r io.Reader) ([]byte, error) { return readBody(r, -1) }},
-		{"declared length", func(r io.Reader) ([]byte, error) { return readBody(r, int64(len(body))) }},
+		{"unknown length", func(r io.Reader) ([]byte, error) { return readBody(r, -1, 0) }},
+		{"unknown length, hinted", func(r io.Reader) ([]byte, error) { return readBody(r, -1, len(body)+len(body)/16) }},
+		{"declared length", func(r io.Reader) ([]byte, error) { return readBody(r, int64(len(body)), 0) }},
 	}
 	for _, rd := range readers {
 		b.Run(rd.name, func(b *testing.B) {

@@ -212,7 +212,7 @@ func (r *Request) DoRaw(ctx context.Context) ([]byte, error) {
 	var body []byte
 	var bodyErr error
 	err := r.run(ctx, func(req *http.Request, resp *http.Response) {
-		body, bodyErr = readBody(resp.Body, resp.ContentLength)
+		body, bodyErr = readResponseBody(req, resp)
 		logBody(logger, "Response Body", body)
 		if resp.StatusCode < http.StatusOK || resp.StatusCode > http.StatusPartialContent {
 			bodyErr = r.unstructuredErrorFromResponse(resp, req, body)

@@ -27,7 +27,7 @@ func (r *Request) transformResponse(ctx context.Context, resp *http.Response, re
 	logger := klog.FromContext(ctx)
 	var body []byte
 	if resp.Body != nil {
-		data, err := readBody(resp.Body, resp.ContentLength)
+		data, err := readResponseBody(req, resp)
 		if err != nil {
 			var streamErr http2.StreamError
 			if errors.As(err, &streamErr) {

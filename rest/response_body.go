@@ -11,7 +11,9 @@ import (
 // one page after another.
 //
 //   - When the response declares its length (Content-Length), the body is
-//     read straight into one buffer of that size.
+//     read straight into one buffer of that size; when it does not and a
+//     body of the same request was large before, into one buffer of about
+//     that size (see response_body_hint.go).
 //   - Otherwise (chunked transfer, or a body the transport decompressed)
 //     it is read into fixed-size chunks taken from a pool and reused from
 //     one response to the next (up to a few megabytes of them), then
@@ -43,10 +45,14 @@ type bodyChunk [bodyChunkSize]byte
 var bodyChunks = sync.Pool{New: func() any { return new(bodyChunk) }}
 
 // readBody reads r to its end. length is the length the response declares,
-// negative when unknown.
-func readBody(r io.Reader, length int64) ([]byte, error) {
-	if length >= 0 && length < maxPresizedBody {
+// negative when unknown; hint, when positive, is the size to expect when
+// it is unknown (see response_body_hint.go).
+func readBody(r io.Reader, length int64, hint int) ([]byte, error) {
+	switch {
+	case length >= 0 && length < maxPresizedBody:
 		return readSized(r, int(length))
+	case length < 0 && hint > 0 && hint < maxPresizedBody:
+		return readSized(r, hint)
 	}
 	return readChunked(r, nil)
 }

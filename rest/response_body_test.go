@@ -3,7 +3,10 @@ package rest
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
+	"net/http"
+	"net/url"
 	"testing"
 	"testing/iotest"
 )
@@ -49,20 +52,62 @@ func TestReadBody(t *testing.T) {
 			return io.MultiReader(bytes.NewReader(payload(40)), iotest.ErrReader(io.ErrUnexpectedEOF))
 		}, 100},
 	}
+	// A size hint, used when the length is unknown, may be short, exact or
+	// long; the result is the same.
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			want, wantErr := io.ReadAll(tc.body())
-			got, err := readBody(tc.body(), tc.length)
-			if !errors.Is(err, wantErr) || (err == nil) != (wantErr == nil) {
-				t.Fatalf("error %v, io.ReadAll's %v", err, wantErr)
-			}
-			if !bytes.Equal(got, want) {
-				t.Fatalf("read %d bytes, io.ReadAll %d", len(got), len(want))
-			}
-			if got == nil {
-				t.Fatal("nil body; io.ReadAll never returns nil")
-			}
-		})
+		for _, hint := range []int{0, 1, 99, 100, len(big), 1 << 20, maxPresizedBody} {
+			t.Run(fmt.Sprintf("%s/hint=%d", tc.name, hint), func(t *testing.T) {
+				want, wantErr := io.ReadAll(tc.body())
+				got, err := readBody(tc.body(), tc.length, hint)
+				if !errors.Is(err, wantErr) || (err == nil) != (wantErr == nil) {
+					t.Fatalf("error %v, io.ReadAll's %v", err, wantErr)
+				}
+				if !bytes.Equal(got, want) {
+					t.Fatalf("read %d bytes, io.ReadAll %d", len(got), len(want))
+				}
+				if got == nil {
+					t.Fatal("nil body; io.ReadAll never returns nil")
+				}
+			})
+		}
+	}
+}
+
+// TestBodySizeHints: the size of a large body of unknown length becomes
+// the hint for the next response to the same method and path, and only
+// for it; a small body forgets the hint.
+func TestBodySizeHints(t *testing.T) {
+	get := func(path string) *http.Request {
+		return &http.Request{Method: http.MethodGet, URL: &url.URL{Path: path}}
+	}
+	read := func(req *http.Request, n int, length int64) {
+		t.Helper()
+		body := bytes.Repeat([]byte{'x'}, n)
+		got, err := readResponseBody(req, &http.Response{Body: io.NopCloser(bytes.NewReader(body)), ContentLength: length})
+		if err != nil || len(got) != n {
+			t.Fatalf("read %d bytes, %v; want %d", len(got), err, n)
+		}
+	}
+	pods, nodes := "/api/v1/pods", "/api/v1/nodes"
+	if h := bodySizeHint(get(pods)); h != 0 {
+		t.Fatalf("hint before any read: %d", h)
+	}
+	read(get(pods), 2*minHintedBody, -1)
+	if h, want := bodySizeHint(get(pods)), 2*minHintedBody+2*minHintedBody/16; h != want {
+		t.Errorf("hint after a large body: %d, want %d", h, want)
+	}
+	for _, other := range []*http.Request{get(nodes), {Method: http.MethodPost, URL: &url.URL{Path: pods}}} {
+		if h := bodySizeHint(other); h != 0 {
+			t.Errorf("hint for %s %s: %d, want none", other.Method, other.URL.Path, h)
+		}
+	}
+	read(get(pods), 3*minHintedBody, int64(3*minHintedBody))
+	if h, want := bodySizeHint(get(pods)), 2*minHintedBody+2*minHintedBody/16; h != want {
+		t.Errorf("a body of declared length changed the hint: %d, want %d", h, want)
+	}
+	read(get(pods), 100, -1)
+	if h := bodySizeHint(get(pods)); h != 0 {
+		t.Errorf("hint after a small body: %d, want none", h)
 	}
 }
 
@@ -72,7 +117,7 @@ func TestReadBodyOwnsItsBytes(t *testing.T) {
 	var results [][]byte
 	for i := 0; i < 4; i++ {
 		body := bytes.Repeat([]byte{byte('0' + i)}, 2*bodyChunkSize+i)
-		got, err := readBody(bytes.NewReader(body), -1)
+		got, err := readBody(bytes.NewReader(body), -1, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
