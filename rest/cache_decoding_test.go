@@ -12,7 +12,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/kubeclient/client-go/internal/intern"
-	"github.com/kubeclient/client-go/internal/protodecode/wire"
 	"github.com/kubeclient/client-go/internal/wirecodec"
 	"github.com/kubeclient/client-go/internal/wirecodec/wiretest"
 )
@@ -77,7 +76,7 @@ func TestCacheDecodingReachesTheDecoders(t *testing.T) {
 		}
 		return pods
 	}
-	share := wire.NewSharing(intern.NewBytes(16, 16<<10))
+	share := intern.NewDecodeSharing(intern.NewBytes(16, 16<<10))
 	for _, tc := range []struct {
 		name   string
 		ctx    context.Context

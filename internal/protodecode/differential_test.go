@@ -12,7 +12,6 @@ import (
 
 	"github.com/kubeclient/client-go/internal/apifill"
 	"github.com/kubeclient/client-go/internal/intern"
-	"github.com/kubeclient/client-go/internal/protodecode/wire"
 )
 
 // message is what the generated k8s.io/api types implement.
@@ -32,7 +31,7 @@ func reference(data []byte, obj message) error {
 
 // ours decodes data as internal/wirecodec does: reset, IntoSharing with
 // share (nil: Into), and on error reset and the type's own Unmarshal.
-func ours(t testing.TB, data []byte, obj message, share *wire.Sharing) error {
+func ours(t testing.TB, data []byte, obj message, share *intern.DecodeSharing) error {
 	obj.Reset()
 	handled, err := IntoSharing(data, obj, share)
 	if !handled {
@@ -70,7 +69,7 @@ func compare(t testing.TB, data []byte, typ reflect.Type, populated message, wha
 	// Each decode runs without and with sharing; the second with sharing
 	// finds what the first kept.
 	for i, got := range []message{reflect.New(typ).Interface().(message), populated} {
-		for _, share := range []*wire.Sharing{nil, testSharing, testSharing} {
+		for _, share := range []*intern.DecodeSharing{nil, testSharing, testSharing} {
 			gotErr := ours(t, data, got, share)
 			if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
 				t.Fatalf("%s %v (into %d, sharing %v): error %v, reference %v", what, typ, i, share != nil, gotErr, wantErr)
@@ -84,7 +83,7 @@ func compare(t testing.TB, data []byte, typ reflect.Type, populated message, wha
 
 // testSharing is the Sharing of the differential tests: small tables, so
 // that values also get evicted.
-var testSharing = wire.NewSharing(intern.NewBytes(64, 16<<10))
+var testSharing = intern.NewDecodeSharing(intern.NewBytes(64, 16<<10))
 
 // diff names the first differing field path.
 func diff(a, b any) string {

@@ -3,6 +3,7 @@ package protodecode
 import (
 	"k8s.io/apimachinery/pkg/runtime"
 
+	"github.com/kubeclient/client-go/internal/intern"
 	"github.com/kubeclient/client-go/internal/protodecode/wire"
 )
 
@@ -17,9 +18,9 @@ func Into(data []byte, obj runtime.Object) (handled bool, err error) {
 
 // IntoSharing is Into for an object nobody will write into (one going
 // into an informer's cache): with s not nil, parts of it equal to those
-// of objects decoded before are shared with them (see wire.Sharing).
+// of objects decoded before are shared with them (see intern.DecodeSharing).
 // Once decoded, obj is s.Decoded.
-func IntoSharing(data []byte, obj runtime.Object, s *wire.Sharing) (handled bool, err error) {
+func IntoSharing(data []byte, obj runtime.Object, s *intern.DecodeSharing) (handled bool, err error) {
 	handled, err = decodeObject(wire.NewSharingReader(data, s), obj)
 	if handled && err == nil && s != nil {
 		s.NoteDecoded(obj)

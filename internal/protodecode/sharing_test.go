@@ -44,7 +44,7 @@ func marshalPod(t *testing.T, p *corev1.Pod) []byte {
 
 // decodeSharing decodes b into a new pod with share, checking it against
 // the reference.
-func decodeSharing(t *testing.T, b []byte, share *wire.Sharing) *corev1.Pod {
+func decodeSharing(t *testing.T, b []byte, share *intern.DecodeSharing) *corev1.Pod {
 	t.Helper()
 	want, got := &corev1.Pod{}, &corev1.Pod{}
 	if err := want.Unmarshal(b); err != nil {
@@ -68,12 +68,12 @@ func sameMap(a, b corev1.ResourceList) bool {
 func TestIntoSharingSharesEqualValues(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
-		share *wire.Sharing
+		share *intern.DecodeSharing
 		want  bool
 	}{
 		{"no sharing", nil, false},
-		{"sharing", wire.NewSharing(intern.NewBytes(16, 1<<10)), true},
-		{"lists only", wire.NewSharing(nil), true},
+		{"sharing", intern.NewDecodeSharing(intern.NewBytes(16, 1<<10)), true},
+		{"lists only", intern.NewDecodeSharing(nil), true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a := decodeSharing(t, marshalPod(t, sharingPod("a")), tc.share)
@@ -116,7 +116,7 @@ func TestIntoSharingSplitMap(t *testing.T) {
 	msg = append(msg, field(1, limits("cpu", "1"))...)
 	msg = append(msg, field(2, limits("cpu", "2"))...)
 	msg = append(msg, field(1, limits("memory", "1Gi"))...)
-	share := wire.NewSharing(nil)
+	share := intern.NewDecodeSharing(nil)
 	var first corev1.ResourceList
 	for i := 0; i < 2; i++ {
 		want, got := &corev1.ResourceRequirements{}, &corev1.ResourceRequirements{}
@@ -143,12 +143,12 @@ func TestIntoSharingSplitMap(t *testing.T) {
 // Sharing is Decoded by it; one decoded without, or whose decoding failed,
 // is not.
 func TestIntoSharingNotesDecodedObjects(t *testing.T) {
-	share := wire.NewSharing(intern.NewBytes(16, 1<<10))
+	share := intern.NewDecodeSharing(intern.NewBytes(16, 1<<10))
 	data := marshalPod(t, sharingPod("a"))
 	for _, tc := range []struct {
 		name  string
 		data  []byte
-		share *wire.Sharing
+		share *intern.DecodeSharing
 		want  bool
 	}{
 		{"with sharing", data, share, true},

@@ -38,7 +38,19 @@ type TypeMeta struct {
 // number float64 cannot hold, fails with an error that says only that the
 // reference decoder must be used.
 func Decode(data []byte) (map[string]any, TypeMeta, error) {
-	d := decoder{data: data, top: TypeMeta{Plain: true}}
+	return decode(data, nil)
+}
+
+// DecodeSharing is Decode for an object nobody will write into (one going
+// into an informer's cache): with share not nil, a managed-fields tree
+// (the object value of a member named fieldsV1) that holds only objects is
+// the tree decoded before from the same bytes, when there is one.
+func DecodeSharing(data []byte, share *intern.DecodeSharing) (map[string]any, TypeMeta, error) {
+	return decode(data, share)
+}
+
+func decode(data []byte, share *intern.DecodeSharing) (map[string]any, TypeMeta, error) {
+	d := decoder{data: data, top: TypeMeta{Plain: true}, share: share}
 	if p := pending.Get(); p != nil {
 		d.pendingValues = p.(*pendingValues)
 	} else {
@@ -64,6 +76,8 @@ type decoder struct {
 	data []byte
 	i    int
 	top  TypeMeta
+	// share, when not nil, shares managed-fields trees (see sharedTree).
+	share *intern.DecodeSharing
 	*pendingValues
 }
 
@@ -190,7 +204,12 @@ func (d *decoder) object(depth int) (map[string]any, bool) {
 			return nil, false
 		}
 		d.i++
-		v, ok := d.value(depth+1, !intern.UniqueKey(name))
+		var v any
+		if d.share != nil && name == "fieldsV1" && depth < maxSharedTreeDepth {
+			v, ok = d.sharedTree(depth + 1)
+		} else {
+			v, ok = d.value(depth+1, !intern.UniqueKey(name))
+		}
 		if !ok {
 			return nil, false
 		}
@@ -219,6 +238,83 @@ func (d *decoder) object(depth int) (map[string]any, bool) {
 			return nil, false
 		}
 	}
+}
+
+// sharedTree decodes the value at d.i, the value of a fieldsV1 member, at
+// nesting level depth, with d.share: an object decoded before from the
+// same bytes is returned as it is. Only trees of nothing but objects are
+// kept for others: a Sharer walking one (see intern.Sharer) then never
+// writes into it, as it rewrites only string values.
+func (d *decoder) sharedTree(depth int) (any, bool) {
+	d.skipSpace()
+	start := d.i
+	end, isObject := objectEnd(d.data, start)
+	if !isObject {
+		return d.value(depth, true)
+	}
+	raw := d.data[start:end]
+	if held, ok := d.share.Value(raw); ok {
+		if tree, ok := held.(map[string]any); ok {
+			d.i = end
+			return tree, true
+		}
+	}
+	v, ok := d.value(depth, true)
+	if ok && d.i == end && objectsOnly(v, maxSharedTreeDepth) {
+		d.share.KeepValue(raw, v)
+	}
+	return v, ok
+}
+
+// objectEnd returns the offset after the object opening at data[i], if
+// one does, with its brackets balanced and its strings well formed; the
+// decoder checks the rest.
+func objectEnd(data []byte, i int) (end int, ok bool) {
+	if i >= len(data) || data[i] != '{' {
+		return 0, false
+	}
+	depth := 0
+	for i < len(data) {
+		switch data[i] {
+		case '{', '[':
+			depth++
+			i++
+		case '}', ']':
+			depth--
+			i++
+			if depth == 0 {
+				return i, true
+			}
+		case '"':
+			if i, ok = lex.StringEnd(data, i); !ok {
+				return 0, false
+			}
+		default:
+			i++
+		}
+	}
+	return 0, false
+}
+
+// maxSharedTreeDepth bounds where a shared tree is found and how deep it
+// nests, so that one found is within maxDepth wherever it is used:
+// managed-fields trees start at level 5 and nest a few levels.
+const maxSharedTreeDepth = 64
+
+// objectsOnly reports whether v is an object whose members are all
+// objects of the same kind, none named fieldsV1, nested at most levels
+// deep.
+func objectsOnly(v any, levels int) bool {
+	m, ok := v.(map[string]any)
+	if !ok || levels == 0 {
+		return false
+	}
+	for k, x := range m {
+		if k == "fieldsV1" || !objectsOnly(x, levels-1) {
+			return false
+		}
+	}
+	return true
 }
 
 // recordTypeMeta notes a top-level member for TypeMeta.

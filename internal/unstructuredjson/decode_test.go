@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/serializer/json"
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 
+	"github.com/kubeclient/client-go/internal/intern"
 	"github.com/kubeclient/client-go/internal/wirecodec/wiretest"
 )
 
@@ -37,6 +38,14 @@ func checkDecode(t *testing.T, data []byte) bool {
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("%q:\ngot  %#v\nwant %#v", data, got, want)
 	}
+	// Decoding with sharing, a second time finding what the first kept,
+	// gives the same.
+	for i := 0; i < 2; i++ {
+		shared, sharedMeta, err := DecodeSharing(data, testSharing)
+		if err != nil || !reflect.DeepEqual(shared, want) || sharedMeta != meta {
+			t.Fatalf("%q: decoding with sharing gave %#v, %+v, %v", data, shared, sharedMeta, err)
+		}
+	}
 	if meta.Plain {
 		ref, err := json.DefaultMetaFactory.Interpret(data)
 		if err != nil && !strings.Contains(err.Error(), "GroupVersion") {
@@ -48,6 +57,9 @@ func checkDecode(t *testing.T, data []byte) bool {
 	}
 	return true
 }
+
+// testSharing is the DecodeSharing of checkDecode.
+var testSharing = intern.NewDecodeSharing(nil)
 
 func normalizeGV(s string) string {
 	if s == "/" {
@@ -193,4 +205,48 @@ func BenchmarkDecodePod(b *testing.B) {
 			}
 		}
 	})
+}
+
+// TestDecodeSharingSharesFieldsTrees decodes documents twice with one
+// DecodeSharing: a fieldsV1 tree of objects only is the same map both
+// times; one holding anything else, or not under fieldsV1, is not.
+func TestDecodeSharingSharesFieldsTrees(t *testing.T) {
+	tree := `{"f:metadata":{"f:labels":{".":{},"f:app":{}}},"f:spec":{}}`
+	for _, tc := range []struct {
+		name, doc string
+		path      []string
+		shared    bool
+	}{
+		{"managed fields", `{"metadata":{"managedFields":[{"manager":"m","fieldsV1":` + tree + `}]}}`, []string{"metadata", "managedFields", "0", "fieldsV1"}, true},
+		{"spaced", `{"fieldsV1": ` + tree + ` }`, []string{"fieldsV1"}, true},
+		{"string inside", `{"fieldsV1":{"f:a":{"x":"y"}}}`, []string{"fieldsV1"}, false},
+		{"array inside", `{"fieldsV1":{"f:a":[]}}`, []string{"fieldsV1"}, false},
+		{"fieldsV1 inside", `{"fieldsV1":{"fieldsV1":{}}}`, []string{"fieldsV1"}, false},
+		{"other member", `{"fields":` + tree + `}`, []string{"fields"}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			share := intern.NewDecodeSharing(nil)
+			var trees [2]map[string]any
+			for i := range trees {
+				checkDecode(t, []byte(tc.doc))
+				obj, _, err := DecodeSharing([]byte(tc.doc), share)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var v any = obj
+				for _, p := range tc.path {
+					switch x := v.(type) {
+					case map[string]any:
+						v = x[p]
+					case []any:
+						v = x[0]
+					}
+				}
+				trees[i] = v.(map[string]any)
+			}
+			if got := reflect.ValueOf(trees[0]).UnsafePointer() == reflect.ValueOf(trees[1]).UnsafePointer(); got != tc.shared {
+				t.Errorf("tree shared: %v, want %v", got, tc.shared)
+			}
+		})
+	}
 }

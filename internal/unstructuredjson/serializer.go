@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/kubeclient/client-go/internal/intern"
 	"github.com/kubeclient/client-go/internal/wirecodec"
 )
 
@@ -48,7 +49,35 @@ func (s *Serializer) Identifier() runtime.Identifier { return s.ref.Identifier()
 
 // Decode decodes data as the reference does.
 func (s *Serializer) Decode(data []byte, defaults *schema.GroupVersionKind, into runtime.Object) (runtime.Object, *schema.GroupVersionKind, error) {
-	if obj, gvk, ok := s.decodeFast(data, defaults, into); ok {
+	return s.decode(data, defaults, into, nil)
+}
+
+// ForCache returns a decoder for objects that go into an informer's cache
+// unchanged: it decodes as Decode, sharing managed-fields trees with
+// share (see DecodeSharing), and notes what it decoded so with
+// share.NoteDecoded. wirecodec.ForContext gives it to the requests of
+// such informers.
+func (s *Serializer) ForCache(share *intern.DecodeSharing) runtime.Decoder {
+	return cacheDecoder{s, share}
+}
+
+// cacheDecoder is a Serializer decoding with a DecodeSharing.
+type cacheDecoder struct {
+	s     *Serializer
+	share *intern.DecodeSharing
+}
+
+func (d cacheDecoder) Decode(data []byte, defaults *schema.GroupVersionKind, into runtime.Object) (runtime.Object, *schema.GroupVersionKind, error) {
+	return d.s.decode(data, defaults, into, d.share)
+}
+
+// decode decodes data as the reference does; with share, what the fast
+// path decodes shares its managed-fields trees and is noted decoded.
+func (s *Serializer) decode(data []byte, defaults *schema.GroupVersionKind, into runtime.Object, share *intern.DecodeSharing) (runtime.Object, *schema.GroupVersionKind, error) {
+	if obj, gvk, ok := s.decodeFast(data, defaults, into, share); ok {
+		if share != nil {
+			share.NoteDecoded(obj)
+		}
 		return obj, gvk, nil
 	}
 	return s.ref.Decode(data, defaults, into)
@@ -59,13 +88,13 @@ func (s *Serializer) Decode(data []byte, defaults *schema.GroupVersionKind, into
 // for the document's kind, must be an Unstructured (its content is then
 // replaced) or an empty UnstructuredList; and the result must have a kind.
 // ok is false, with into untouched, whenever the reference must decode.
-func (s *Serializer) decodeFast(data []byte, defaults *schema.GroupVersionKind, into runtime.Object) (runtime.Object, *schema.GroupVersionKind, bool) {
+func (s *Serializer) decodeFast(data []byte, defaults *schema.GroupVersionKind, into runtime.Object, share *intern.DecodeSharing) (runtime.Object, *schema.GroupVersionKind, bool) {
 	switch into.(type) {
 	case nil, *unstructured.Unstructured, *unstructured.UnstructuredList:
 	default:
 		return nil, nil, false
 	}
-	content, meta, err := Decode(data)
+	content, meta, err := decode(data, share)
 	if err != nil || !meta.Plain {
 		return nil, nil, false
 	}

@@ -1,6 +1,7 @@
 package unstructuredjson
 
 import (
+	"context"
 	stdjson "encoding/json"
 	"fmt"
 	"math/rand"
@@ -14,6 +15,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/runtime/serializer/json"
 
+	"github.com/kubeclient/client-go/internal/intern"
+	"github.com/kubeclient/client-go/internal/wirecodec"
 	"github.com/kubeclient/client-go/internal/wirecodec/wiretest"
 )
 
@@ -128,5 +131,45 @@ func serializerMatchesReference(t *testing.T, ref, fast runtime.Decoder) {
 		for _, into := range intos {
 			sameDecode(t, ref, fast, []byte(doc), nil, into)
 		}
+	}
+}
+
+// TestForCacheNotesDecodedObjects: the decoder ForCache returns (which
+// wirecodec.ForContext gives marked requests) decodes as Decode, sharing
+// fieldsV1 trees, and notes the objects and lists it decoded; Decode notes
+// nothing.
+func TestForCacheNotesDecodedObjects(t *testing.T) {
+	ref := json.NewSerializerWithOptions(json.DefaultMetaFactory, creater{}, metaScheme, json.SerializerOptions{})
+	s := NewSerializer(ref, kindsCreater{})
+	share := intern.NewDecodeSharing(nil)
+	doc := []byte(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"a","managedFields":[{"manager":"m","fieldsV1":{"f:spec":{}}}]}}`)
+	list := []byte(`{"apiVersion":"v1","kind":"PodList","metadata":{},"items":[]}`)
+	for _, tc := range []struct {
+		name    string
+		decoder runtime.Decoder
+		noted   bool
+	}{
+		{"Decode", s, false},
+		{"ForCache", s.ForCache(share), true},
+		{"through ForContext", wirecodec.ForContext(wirecodec.WithCacheDecoding(context.Background(), share), s), true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, data := range [][]byte{doc, list} {
+				obj, _, err := tc.decoder.Decode(data, nil, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, _, err := ref.Decode(data, nil, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !reflect.DeepEqual(obj, want) {
+					t.Errorf("decoded %#v, reference %#v", obj, want)
+				}
+				if got := share.Decoded(obj); got != tc.noted {
+					t.Errorf("%s: Decoded = %v, want %v", data, got, tc.noted)
+				}
+			}
+		})
 	}
 }

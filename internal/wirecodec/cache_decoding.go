@@ -6,17 +6,18 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"github.com/kubeclient/client-go/internal/protodecode/wire"
+	"github.com/kubeclient/client-go/internal/intern"
 )
 
 // Decoding for a cache: an informer's reflector marks the context of its
 // list and watch requests with WithCacheDecoding when the objects go
 // straight into its cache, unchanged (no transform) and read-only from
 // then on. The REST client passes its decoders through ForContext, which
-// gives the protobuf decoders a wire.Sharing for such requests: equal
-// managed-fields sets and resource lists decode to one shared copy
-// instead of a new one that the cache would replace by a shared copy
-// right after, which is garbage made for nothing.
+// gives the protobuf decoders an intern.DecodeSharing for such requests
+// (and a CacheDecoder its variant): equal managed-fields sets and resource
+// lists decode to one shared copy instead of a new one that the cache
+// would replace by a shared copy right after, which is garbage made for
+// nothing.
 
 // cacheDecodingKey is the context key of WithCacheDecoding.
 type cacheDecodingKey struct{}
@@ -24,7 +25,7 @@ type cacheDecodingKey struct{}
 // WithCacheDecoding returns ctx marked so that the objects of requests
 // made with it may be decoded sharing what share allows. A nil share
 // returns ctx.
-func WithCacheDecoding(ctx context.Context, share *wire.Sharing) context.Context {
+func WithCacheDecoding(ctx context.Context, share *intern.DecodeSharing) context.Context {
 	if share == nil {
 		return ctx
 	}
@@ -33,17 +34,25 @@ func WithCacheDecoding(ctx context.Context, share *wire.Sharing) context.Context
 
 // CacheDecoding returns the Sharing ctx is marked with by
 // WithCacheDecoding, or nil.
-func CacheDecoding(ctx context.Context) *wire.Sharing {
+func CacheDecoding(ctx context.Context) *intern.DecodeSharing {
 	if ctx == nil {
 		return nil
 	}
-	share, _ := ctx.Value(cacheDecodingKey{}).(*wire.Sharing)
+	share, _ := ctx.Value(cacheDecodingKey{}).(*intern.DecodeSharing)
 	return share
 }
 
+// CacheDecoder is a decoder that has a variant for objects going into an
+// informer's cache unchanged, decoding with share (the unstructured
+// decoder of the dynamic client).
+type CacheDecoder interface {
+	ForCache(share *intern.DecodeSharing) runtime.Decoder
+}
+
 // ForContext returns d, or for a request whose context is marked by
-// WithCacheDecoding and a protobuf decoder of this package, that decoder
-// sharing as the mark says.
+// WithCacheDecoding, d's variant that decodes sharing as the mark says:
+// for a protobuf decoder of this package (bare or as the REST client
+// wraps it) and a CacheDecoder.
 func ForContext(ctx context.Context, d runtime.Decoder) runtime.Decoder {
 	share := CacheDecoding(ctx)
 	if share == nil {
@@ -56,6 +65,8 @@ func ForContext(ctx context.Context, d runtime.Decoder) runtime.Decoder {
 		if p, ok := x.Decoder.(*ProtobufSerializer); ok {
 			return runtime.WithoutVersionDecoder{Decoder: sharingDecoder{p, share}}
 		}
+	case CacheDecoder:
+		return x.ForCache(share)
 	}
 	return d
 }
@@ -63,7 +74,7 @@ func ForContext(ctx context.Context, d runtime.Decoder) runtime.Decoder {
 // sharingDecoder decodes with a ProtobufSerializer and a Sharing.
 type sharingDecoder struct {
 	s     *ProtobufSerializer
-	share *wire.Sharing
+	share *intern.DecodeSharing
 }
 
 func (d sharingDecoder) Decode(data []byte, defaults *schema.GroupVersionKind, into runtime.Object) (runtime.Object, *schema.GroupVersionKind, error) {

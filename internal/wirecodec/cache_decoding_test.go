@@ -10,7 +10,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/serializer/protobuf"
 
 	"github.com/kubeclient/client-go/internal/intern"
-	"github.com/kubeclient/client-go/internal/protodecode/wire"
 	"github.com/kubeclient/client-go/internal/wirecodec/wiretest"
 )
 
@@ -24,7 +23,7 @@ func TestForContextSharesOnlyForMarkedRequests(t *testing.T) {
 	pod := wiretest.Pod("web")
 	pod.APIVersion, pod.Kind = "v1", "Pod"
 	doc := protobufDoc(t, ref, pod)
-	share := wire.NewSharing(intern.NewBytes(16, 16<<10))
+	share := intern.NewDecodeSharing(intern.NewBytes(16, 16<<10))
 	for _, tc := range []struct {
 		name    string
 		ctx     context.Context

@@ -5,10 +5,11 @@ import (
 	"io"
 
 	"github.com/kubeclient/client-go/internal/protodecode"
-	"github.com/kubeclient/client-go/internal/protodecode/wire"
 
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/kubeclient/client-go/internal/intern"
 )
 
 // protobufPrefix starts every Kubernetes protobuf document ("k8s\x00").
@@ -57,7 +58,7 @@ func (s *ProtobufSerializer) Decode(data []byte, defaults *schema.GroupVersionKi
 
 // decode decodes data as the reference does, sharing what share allows
 // with the objects decoded before (see protodecode.IntoSharing).
-func (s *ProtobufSerializer) decode(data []byte, defaults *schema.GroupVersionKind, into runtime.Object, share *wire.Sharing) (runtime.Object, *schema.GroupVersionKind, error) {
+func (s *ProtobufSerializer) decode(data []byte, defaults *schema.GroupVersionKind, into runtime.Object, share *intern.DecodeSharing) (runtime.Object, *schema.GroupVersionKind, error) {
 	if obj, actual, ok := s.decodeFast(data, defaults, into, share); ok {
 		return obj, actual, nil
 	}
@@ -68,7 +69,7 @@ func (s *ProtobufSerializer) decode(data []byte, defaults *schema.GroupVersionKi
 // with the typer, or none. ok is false when the reference must decode; into
 // is then untouched, or reset and partly decoded, which the reference's own
 // reset undoes.
-func (s *ProtobufSerializer) decodeFast(data []byte, defaults *schema.GroupVersionKind, into runtime.Object, share *wire.Sharing) (runtime.Object, *schema.GroupVersionKind, bool) {
+func (s *ProtobufSerializer) decodeFast(data []byte, defaults *schema.GroupVersionKind, into runtime.Object, share *intern.DecodeSharing) (runtime.Object, *schema.GroupVersionKind, bool) {
 	if _, isUnknown := into.(*runtime.Unknown); isUnknown || len(data) == len(protobufPrefix) || !bytes.HasPrefix(data, protobufPrefix) {
 		return nil, nil, false
 	}

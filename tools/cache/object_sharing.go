@@ -9,7 +9,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/kubeclient/client-go/internal/intern"
-	"github.com/kubeclient/client-go/internal/protodecode/wire"
 	"github.com/kubeclient/client-go/internal/wirecodec"
 )
 
@@ -45,7 +44,7 @@ import (
 // decoders then decode equal FieldsV1 sets and resource lists to the
 // shared copies directly, instead of a private copy the sharing would
 // replace right away, and remember the objects they decoded so (see
-// wire.Sharing.Decoded), which are not walked again here.
+// intern.DecodeSharing.Decoded), which are not walked again here.
 //
 // The tables behind the sharing are global, fixed in size and safe for
 // concurrent informers (see package intern).
@@ -94,18 +93,18 @@ type listSharing struct {
 	// watch requests share managed-fields sets and resource lists as they
 	// decode (see wirecodec.WithCacheDecoding): only when the objects go
 	// into the cache as decoded, with no transform.
-	decode *wire.Sharing
+	decode *intern.DecodeSharing
 }
 
 // cacheDecoding is the decoding side of cacheSharer's tables; nil when
 // it shares only strings.
 var cacheDecoding = newCacheDecoding(cacheSharer)
 
-func newCacheDecoding(s *intern.Sharer) *wire.Sharing {
+func newCacheDecoding(s *intern.Sharer) *intern.DecodeSharing {
 	if s == nil || s.Fields == nil {
 		return nil
 	}
-	return wire.NewSharing(s.Fields)
+	return intern.NewDecodeSharing(s.Fields)
 }
 
 // requestContext returns the context of a list or watch request of the

@@ -1,6 +1,10 @@
 package wire
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/kubeclient/client-go/internal/intern"
+)
 
 // ErrFallback reports input the generated decoders do not decode; the
 // caller decodes it again with the reference.
@@ -24,8 +28,8 @@ type Reader struct {
 	// key is the offset of the last key read.
 	key int
 	// share, when not nil, lets the decoders return values shared with
-	// other objects (see Sharing); the readers of nested messages carry it.
-	share *Sharing
+	// other objects; the readers of nested messages carry it.
+	share *intern.DecodeSharing
 }
 
 // NewReader returns a Reader over message b.
@@ -33,7 +37,7 @@ func NewReader(b []byte) Reader { return Reader{b: b} }
 
 // NewSharingReader returns a Reader over message b whose decoders share
 // what s allows with the objects decoded before.
-func NewSharingReader(b []byte, s *Sharing) Reader { return Reader{b: b, share: s} }
+func NewSharingReader(b []byte, s *intern.DecodeSharing) Reader { return Reader{b: b, share: s} }
 
 // Message returns the whole message the Reader reads.
 func (r *Reader) Message() []byte { return r.b }
