@@ -13,6 +13,8 @@ import (
 	kjson "sigs.k8s.io/json"
 
 	"github.com/kubeclient/client-go/internal/apifill"
+	"github.com/kubeclient/client-go/internal/intern"
+	"github.com/kubeclient/client-go/internal/jsondecode/lex"
 )
 
 // rounds is the number of random objects per type: a few in a normal run,
@@ -59,15 +61,45 @@ func viaInto(t testing.TB, data []byte, obj runtime.Object) error {
 // equal.
 func check(t testing.TB, data []byte, start runtime.Object) {
 	t.Helper()
-	want, got := start.DeepCopyObject(), start.DeepCopyObject()
+	want := start.DeepCopyObject()
 	wantErr := reference(data, want)
-	gotErr := viaInto(t, data, got)
-	if fmt.Sprint(wantErr) != fmt.Sprint(gotErr) {
-		t.Fatalf("%T: error %v, reference %v\ninput: %s", start, gotErr, wantErr, data)
+	// Without and with decode-time sharing, the second time finding what
+	// the first kept.
+	for _, share := range []*intern.DecodeSharing{nil, testSharing, testSharing} {
+		got := start.DeepCopyObject()
+		gotErr := viaIntoSharing(t, data, got, share)
+		if fmt.Sprint(wantErr) != fmt.Sprint(gotErr) {
+			t.Fatalf("%T (sharing %v): error %v, reference %v\ninput: %s", start, share != nil, gotErr, wantErr, data)
+		}
+		if !reflect.DeepEqual(want, got) {
+			t.Fatalf("%T (sharing %v): decoded object differs from the reference's (got vs want) at %s\ninput: %.3000s", start, share != nil, firstDiff("", reflect.ValueOf(got), reflect.ValueOf(want)), data)
+		}
 	}
-	if !reflect.DeepEqual(want, got) {
-		t.Fatalf("%T: decoded object differs from the reference's (got vs want) at %s\ninput: %.3000s", start, firstDiff("", reflect.ValueOf(got), reflect.ValueOf(want)), data)
+}
+
+// testSharing is the DecodeSharing of check.
+var testSharing = intern.NewDecodeSharing(intern.NewBytes(64, 16<<10))
+
+// viaIntoSharing is viaInto through IntoIndexed with a lexer sharing with
+// share (nil: Into itself).
+func viaIntoSharing(t testing.TB, data []byte, obj runtime.Object, share *intern.DecodeSharing) error {
+	if share == nil {
+		return viaInto(t, data, obj)
 	}
+	l, err := lex.Index(data)
+	if err != nil {
+		return reference(data, obj)
+	}
+	defer l.Release()
+	l.Share = share
+	handled, err := IntoIndexed(l, obj)
+	if !handled {
+		t.Fatalf("%T: not handled", obj)
+	}
+	if err != nil {
+		return reference(data, obj)
+	}
+	return nil
 }
 
 func TestIntoMatchesReferenceOnRandomObjects(t *testing.T) {

@@ -364,7 +364,7 @@ func decodeMetav1ManagedFieldsEntry(l *lex.Lexer, v *metav1.ManagedFieldsEntry) 
 		case "fieldsType":
 			err = lex.String(l, &v.FieldsType)
 		case "fieldsV1":
-			err = lex.PtrUnmarshal(l, &v.FieldsV1)
+			err = lex.Ptr(l, &v.FieldsV1, lex.FieldsV1)
 		case "manager":
 			err = lex.String(l, &v.Manager)
 		case "operation":

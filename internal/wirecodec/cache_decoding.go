@@ -61,9 +61,14 @@ func ForContext(ctx context.Context, d runtime.Decoder) runtime.Decoder {
 	switch x := d.(type) {
 	case *ProtobufSerializer:
 		return sharingDecoder{x, share}
+	case *JSONSerializer:
+		return sharingJSONDecoder{x, share}
 	case runtime.WithoutVersionDecoder:
-		if p, ok := x.Decoder.(*ProtobufSerializer); ok {
-			return runtime.WithoutVersionDecoder{Decoder: sharingDecoder{p, share}}
+		switch inner := x.Decoder.(type) {
+		case *ProtobufSerializer:
+			return runtime.WithoutVersionDecoder{Decoder: sharingDecoder{inner, share}}
+		case *JSONSerializer:
+			return runtime.WithoutVersionDecoder{Decoder: sharingJSONDecoder{inner, share}}
 		}
 	case CacheDecoder:
 		return x.ForCache(share)
@@ -78,5 +83,15 @@ type sharingDecoder struct {
 }
 
 func (d sharingDecoder) Decode(data []byte, defaults *schema.GroupVersionKind, into runtime.Object) (runtime.Object, *schema.GroupVersionKind, error) {
+	return d.s.decode(data, defaults, into, d.share)
+}
+
+// sharingJSONDecoder decodes with a JSONSerializer and a DecodeSharing.
+type sharingJSONDecoder struct {
+	s     *JSONSerializer
+	share *intern.DecodeSharing
+}
+
+func (d sharingJSONDecoder) Decode(data []byte, defaults *schema.GroupVersionKind, into runtime.Object) (runtime.Object, *schema.GroupVersionKind, error) {
 	return d.s.decode(data, defaults, into, d.share)
 }

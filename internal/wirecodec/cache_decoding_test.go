@@ -1,12 +1,14 @@
 package wirecodec
 
 import (
+	"bytes"
 	"context"
 	"reflect"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/serializer/json"
 	"k8s.io/apimachinery/pkg/runtime/serializer/protobuf"
 
 	"github.com/kubeclient/client-go/internal/intern"
@@ -61,6 +63,51 @@ func TestForContextSharesOnlyForMarkedRequests(t *testing.T) {
 			la, lb := a.Spec.Containers[0].Resources.Limits, b.Spec.Containers[0].Resources.Limits
 			if got := reflect.ValueOf(la).UnsafePointer() == reflect.ValueOf(lb).UnsafePointer(); got != tc.shared {
 				t.Errorf("limits shared: %v, want %v", got, tc.shared)
+			}
+		})
+	}
+}
+
+// TestForContextSharesJSONFields: through ForContext with a marked
+// context, the JSON decoder decodes equal managed-fields sets to one
+// shared slice; unmarked, each pod has its own.
+func TestForContextSharesJSONFields(t *testing.T) {
+	ref := json.NewSerializerWithOptions(json.DefaultMetaFactory, testScheme, testScheme, json.SerializerOptions{})
+	fast := NewJSONSerializer(ref, testScheme, testScheme)
+	pod := wiretest.Pod("web")
+	pod.APIVersion, pod.Kind = "v1", "Pod"
+	var doc bytes.Buffer
+	if err := ref.Encode(pod, &doc); err != nil {
+		t.Fatal(err)
+	}
+	share := intern.NewDecodeSharing(intern.NewBytes(16, 16<<10))
+	for _, tc := range []struct {
+		name    string
+		ctx     context.Context
+		decoder runtime.Decoder
+		shared  bool
+	}{
+		{"unmarked", context.Background(), runtime.WithoutVersionDecoder{Decoder: fast}, false},
+		{"marked", WithCacheDecoding(context.Background(), share), runtime.WithoutVersionDecoder{Decoder: fast}, true},
+		{"marked, bare serializer", WithCacheDecoding(context.Background(), share), fast, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := ForContext(tc.ctx, tc.decoder)
+			var pods [2]*corev1.Pod
+			for i := range pods {
+				obj, _, err := d.Decode(doc.Bytes(), nil, &corev1.Pod{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, _, _ := tc.decoder.Decode(doc.Bytes(), nil, &corev1.Pod{})
+				if !reflect.DeepEqual(obj, want) {
+					t.Fatalf("decoded %#v\nwithout sharing %#v", obj, want)
+				}
+				pods[i] = obj.(*corev1.Pod)
+			}
+			fa, fb := pods[0].ManagedFields[0].FieldsV1.Raw, pods[1].ManagedFields[0].FieldsV1.Raw
+			if got := &fa[0] == &fb[0]; got != tc.shared {
+				t.Errorf("managed fields shared: %v, want %v", got, tc.shared)
 			}
 		})
 	}

@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/kubeclient/client-go/internal/intern"
 	"github.com/kubeclient/client-go/internal/jsondecode"
 	"github.com/kubeclient/client-go/internal/jsondecode/lex"
 )
@@ -54,6 +55,12 @@ func (s *JSONSerializer) Identifier() runtime.Identifier { return s.ref.Identifi
 
 // Decode decodes data as the reference does.
 func (s *JSONSerializer) Decode(data []byte, defaults *schema.GroupVersionKind, into runtime.Object) (runtime.Object, *schema.GroupVersionKind, error) {
+	return s.decode(data, defaults, into, nil)
+}
+
+// decode is Decode; the generated decoders share what share allows with
+// the objects decoded before (see lex.Lexer.Share).
+func (s *JSONSerializer) decode(data []byte, defaults *schema.GroupVersionKind, into runtime.Object, share *intern.DecodeSharing) (runtime.Object, *schema.GroupVersionKind, error) {
 	if !s.fastTarget(into) {
 		return s.ref.Decode(data, defaults, into)
 	}
@@ -65,6 +72,7 @@ func (s *JSONSerializer) Decode(data []byte, defaults *schema.GroupVersionKind, 
 		}
 	}
 	defer l.Release()
+	l.Share = share
 	return s.decodeIndexed(l, defaults, into, false)
 }
 

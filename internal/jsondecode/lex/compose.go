@@ -226,7 +226,7 @@ func (l *Lexer) release() {
 	if cap(l.spans) > maxPooledSpans {
 		return // leave a huge document's records to the collector
 	}
-	l.data, l.pos, l.next, l.spans = nil, 0, 0, l.spans[:0]
+	l.data, l.pos, l.next, l.spans, l.Share = nil, 0, 0, l.spans[:0], nil
 	l.scratch = l.scratch[:0]
 	lexers.Put(l)
 }

@@ -23,6 +23,9 @@ type Lexer struct {
 	scratch []byte
 	// Interner, when set, shares the strings the decoders intern.
 	Interner *intern.Strings
+	// Share, when set, lets the decoders return byte slices shared with
+	// other objects (FieldsV1): only for objects nobody writes into.
+	Share *intern.DecodeSharing
 	// spans are the document's containers as validation recorded them;
 	// next is the first one not behind pos. Reads only move forward, so
 	// finding a container's record is amortized constant time. A lexer

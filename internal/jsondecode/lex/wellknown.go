@@ -41,6 +41,23 @@ func parseTime(l *Lexer, v *time.Time, layout string) error {
 	return ErrMismatch
 }
 
+// FieldsV1 decodes as metav1.FieldsV1.UnmarshalJSON: null leaves v
+// alone, any other value is copied raw into v.Raw. With l.Share, equal
+// values share one copy.
+func FieldsV1(l *Lexer, v *metav1.FieldsV1) error {
+	if l.Next() == 'n' {
+		l.SkipNull()
+		return nil
+	}
+	raw := l.Raw()
+	if l.Share != nil {
+		v.Raw = l.Share.Bytes(raw)
+		return nil
+	}
+	v.Raw = append(v.Raw[0:0], raw...)
+	return nil
+}
+
 // IntOrString decodes as intstr.IntOrString.UnmarshalJSON: a string sets
 // the string form; anything else first selects the integer form, then
 // takes an int32 number (null leaves the value).

@@ -46,6 +46,7 @@ var wellKnown = map[string]string{
 	"k8s.io/apimachinery/pkg/apis/meta/v1.MicroTime":  "MicroTime",
 	"k8s.io/apimachinery/pkg/api/resource.Quantity":   "Quantity",
 	"k8s.io/apimachinery/pkg/util/intstr.IntOrString": "IntOrString",
+	"k8s.io/apimachinery/pkg/apis/meta/v1.FieldsV1":   "FieldsV1",
 }
 
 // Generate writes one file per API package holding the decoders of its
