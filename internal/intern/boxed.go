@@ -51,11 +51,14 @@ func (t *BoxedStrings) lookup(h uint64, s string) (any, bool) {
 	return nil, false
 }
 
-// keep stores v, an interface holding a string of hash h, in its set,
-// evicting the value in the slot the top bit of h picks (so that two
-// values sharing a set and alternating can both stay).
+// keep stores v, an interface holding a string of hash h, first in its
+// set, moving the value there second, as Table does.
 func (t *BoxedStrings) keep(h uint64, v any) {
-	t.slots[h&t.mask&^1+h>>63].Store(v)
+	set := h & t.mask &^ 1
+	if first := t.slots[set].Load(); first != nil {
+		t.slots[set+1].Store(first)
+	}
+	t.slots[set].Store(v)
 }
 
 // FromBytes returns an interface holding a string equal to b: the table's

@@ -16,6 +16,9 @@ import (
 // into may be decoded with a DecodeSharing: those that go straight into an
 // informer's cache.
 //
+// Decoders may also reuse whole messages (the spec of an object, the same
+// from one version of it to the next): see Reusable.
+//
 // A DecodeSharing also remembers the addresses of the last objects
 // decoded whole with it (see Decoded), so that the cache need not share
 // them again.
@@ -26,6 +29,8 @@ type DecodeSharing struct {
 	values *Table[wireValue]
 	// decoded holds object addresses, each in the slot its hash picks.
 	decoded [decodedSlots]atomic.Uintptr
+	// reuse holds decoded messages by their key (see Reusable).
+	reuse reusable
 }
 
 // wireValue is a decoded value and the bytes it was decoded from.
@@ -51,6 +56,7 @@ func NewDecodeSharing(bytes *Table[[]byte]) *DecodeSharing {
 	seed := maphash.MakeSeed()
 	return &DecodeSharing{
 		bytes: bytes,
+		reuse: newReusable(),
 		values: NewTable(wireValueSlots, func(v wireValue) (uint64, bool) {
 			if len(v.wire) == 0 || len(v.wire) > maxWireValue {
 				return 0, false

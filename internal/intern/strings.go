@@ -44,7 +44,7 @@ func (s *Strings) FromBytes(b []byte) string {
 	}
 	held := new(string)
 	*held = string(b)
-	t.slots[set+h>>63].Store(held)
+	t.keep(set, held)
 	return *held
 }
 
@@ -64,6 +64,6 @@ func (s *Strings) Intern(v string) string {
 	}
 	held := new(string)
 	*held = v
-	t.slots[set+h>>63].Store(held)
+	t.keep(set, held)
 	return v
 }

@@ -57,12 +57,21 @@ func (t *Table[T]) Intern(v T) T {
 			return *held
 		}
 	}
-	// The top bit of the hash picks the slot to take over, so that two
-	// values that share a set and alternate can both stay.
 	held := new(T) // not &v: that would move every argument to the heap
 	*held = v
-	t.slots[set+h>>63].Store(held)
+	t.keep(set, held)
 	return v
+}
+
+// keep stores held first in set, moving the value there second (and
+// evicting the second): the last two values stored in a set both stay, so
+// two values that share a set and alternate do not evict each other.
+// Concurrent lookups may miss during the move, which only costs sharing.
+func (t *Table[T]) keep(set uint64, held *T) {
+	if first := t.slots[set].Load(); first != nil {
+		t.slots[set+1].Store(first)
+	}
+	t.slots[set].Store(held)
 }
 
 // Find returns the table's copy of v, if it has one, without keeping v.

@@ -30,10 +30,11 @@ func reference(data []byte, obj message) error {
 }
 
 // ours decodes data as internal/wirecodec does: reset, IntoSharing with
-// share (nil: Into), and on error reset and the type's own Unmarshal.
-func ours(t testing.TB, data []byte, obj message, share *intern.DecodeSharing) error {
+// share (nil: Into; fresh: obj is new), and on error reset and the type's
+// own Unmarshal.
+func ours(t testing.TB, data []byte, obj message, share *intern.DecodeSharing, fresh bool) error {
 	obj.Reset()
-	handled, err := IntoSharing(data, obj, share)
+	handled, err := IntoSharing(data, obj, share, fresh)
 	if !handled {
 		t.Fatalf("%T: no generated decoder", obj)
 	}
@@ -70,13 +71,28 @@ func compare(t testing.TB, data []byte, typ reflect.Type, populated message, wha
 	// finds what the first kept.
 	for i, got := range []message{reflect.New(typ).Interface().(message), populated} {
 		for _, share := range []*intern.DecodeSharing{nil, testSharing, testSharing} {
-			gotErr := ours(t, data, got, share)
+			gotErr := ours(t, data, got, share, false)
 			if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
 				t.Fatalf("%s %v (into %d, sharing %v): error %v, reference %v", what, typ, i, share != nil, gotErr, wantErr)
 			}
 			if !reflect.DeepEqual(got, want) {
 				t.Fatalf("%s %v (into %d, sharing %v): objects differ\n%s", what, typ, i, share != nil, diff(want, got))
 			}
+		}
+	}
+	// New objects, as a watch decodes them: the second reuses the spec
+	// the first kept. Both stay alive until compared.
+	var fresh [2]message
+	for i := range fresh {
+		fresh[i] = reflect.New(typ).Interface().(message)
+		gotErr := ours(t, data, fresh[i], testSharing, true)
+		if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
+			t.Fatalf("%s %v (new object %d): error %v, reference %v", what, typ, i, gotErr, wantErr)
+		}
+	}
+	for i, got := range fresh {
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s %v (new object %d): objects differ\n%s", what, typ, i, diff(want, got))
 		}
 	}
 }

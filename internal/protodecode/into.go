@@ -1,6 +1,7 @@
 package protodecode
 
 import (
+	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/kubeclient/client-go/internal/intern"
@@ -19,10 +20,22 @@ func Into(data []byte, obj runtime.Object) (handled bool, err error) {
 // IntoSharing is Into for an object nobody will write into (one going
 // into an informer's cache): with s not nil, parts of it equal to those
 // of objects decoded before are shared with them (see intern.DecodeSharing).
+// An object's spec equal on the wire to one kept before, and still alive,
+// is a copy of it (see wire.Reused). The specs decoded are kept for later
+// decodes when fresh says that obj was made for this decode, and for the
+// items of a list (a reset list gets a new array of items): never those
+// of a caller's object, which the caller may reset and decode into again.
 // Once decoded, obj is s.Decoded.
-func IntoSharing(data []byte, obj runtime.Object, s *intern.DecodeSharing) (handled bool, err error) {
-	handled, err = decodeObject(wire.NewSharingReader(data, s), obj)
-	if handled && err == nil && s != nil {
+func IntoSharing(data []byte, obj runtime.Object, s *intern.DecodeSharing, fresh bool) (handled bool, err error) {
+	if s == nil {
+		return Into(data, obj)
+	}
+	var log wire.ReuseLog
+	handled, err = decodeObject(wire.NewReusingReader(data, s, &log), obj)
+	if handled && err == nil {
+		if fresh || meta.IsListType(obj) {
+			log.Commit(s)
+		}
 		s.NoteDecoded(obj)
 	}
 	return handled, err

@@ -50,7 +50,7 @@ func decodeSharing(t *testing.T, b []byte, share *intern.DecodeSharing) *corev1.
 	if err := want.Unmarshal(b); err != nil {
 		t.Fatal(err)
 	}
-	if handled, err := IntoSharing(b, got, share); !handled || err != nil {
+	if handled, err := IntoSharing(b, got, share, true); !handled || err != nil {
 		t.Fatalf("IntoSharing: handled %v, %v", handled, err)
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -157,7 +157,7 @@ func TestIntoSharingNotesDecodedObjects(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			pod := &corev1.Pod{}
-			_, _ = IntoSharing(tc.data, pod, tc.share)
+			_, _ = IntoSharing(tc.data, pod, tc.share, true)
 			if got := share.Decoded(pod); got != tc.want {
 				t.Errorf("Decoded = %v, want %v", got, tc.want)
 			}

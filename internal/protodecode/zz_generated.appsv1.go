@@ -61,7 +61,7 @@ func decodeAppsv1DaemonSet(r wire.Reader, v *appsv1.DaemonSet) error {
 		case 1:
 			err = wire.Embedded(&r, typ, &v.ObjectMeta, decodeMetav1ObjectMeta)
 		case 2:
-			err = wire.Embedded(&r, typ, &v.Spec, decodeAppsv1DaemonSetSpec)
+			err = wire.Reused(&r, typ, 2, &v.Spec, decodeAppsv1DaemonSetSpec)
 		case 3:
 			err = wire.Embedded(&r, typ, &v.Status, decodeAppsv1DaemonSetStatus)
 		default:
@@ -105,7 +105,7 @@ func decodeAppsv1Deployment(r wire.Reader, v *appsv1.Deployment) error {
 		case 1:
 			err = wire.Embedded(&r, typ, &v.ObjectMeta, decodeMetav1ObjectMeta)
 		case 2:
-			err = wire.Embedded(&r, typ, &v.Spec, decodeAppsv1DeploymentSpec)
+			err = wire.Reused(&r, typ, 2, &v.Spec, decodeAppsv1DeploymentSpec)
 		case 3:
 			err = wire.Embedded(&r, typ, &v.Status, decodeAppsv1DeploymentStatus)
 		default:
@@ -149,7 +149,7 @@ func decodeAppsv1ReplicaSet(r wire.Reader, v *appsv1.ReplicaSet) error {
 		case 1:
 			err = wire.Embedded(&r, typ, &v.ObjectMeta, decodeMetav1ObjectMeta)
 		case 2:
-			err = wire.Embedded(&r, typ, &v.Spec, decodeAppsv1ReplicaSetSpec)
+			err = wire.Reused(&r, typ, 2, &v.Spec, decodeAppsv1ReplicaSetSpec)
 		case 3:
 			err = wire.Embedded(&r, typ, &v.Status, decodeAppsv1ReplicaSetStatus)
 		default:
@@ -193,7 +193,7 @@ func decodeAppsv1StatefulSet(r wire.Reader, v *appsv1.StatefulSet) error {
 		case 1:
 			err = wire.Embedded(&r, typ, &v.ObjectMeta, decodeMetav1ObjectMeta)
 		case 2:
-			err = wire.Embedded(&r, typ, &v.Spec, decodeAppsv1StatefulSetSpec)
+			err = wire.Reused(&r, typ, 2, &v.Spec, decodeAppsv1StatefulSetSpec)
 		case 3:
 			err = wire.Embedded(&r, typ, &v.Status, decodeAppsv1StatefulSetStatus)
 		default:

@@ -17,7 +17,7 @@ func decodeBatchv1CronJob(r wire.Reader, v *batchv1.CronJob) error {
 		case 1:
 			err = wire.Embedded(&r, typ, &v.ObjectMeta, decodeMetav1ObjectMeta)
 		case 2:
-			err = wire.Embedded(&r, typ, &v.Spec, decodeBatchv1CronJobSpec)
+			err = wire.Reused(&r, typ, 2, &v.Spec, decodeBatchv1CronJobSpec)
 		case 3:
 			err = wire.Embedded(&r, typ, &v.Status, decodeBatchv1CronJobStatus)
 		default:
@@ -61,7 +61,7 @@ func decodeBatchv1Job(r wire.Reader, v *batchv1.Job) error {
 		case 1:
 			err = wire.Embedded(&r, typ, &v.ObjectMeta, decodeMetav1ObjectMeta)
 		case 2:
-			err = wire.Embedded(&r, typ, &v.Spec, decodeBatchv1JobSpec)
+			err = wire.Reused(&r, typ, 2, &v.Spec, decodeBatchv1JobSpec)
 		case 3:
 			err = wire.Embedded(&r, typ, &v.Status, decodeBatchv1JobStatus)
 		default:

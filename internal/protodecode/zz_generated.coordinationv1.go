@@ -17,7 +17,7 @@ func decodeCoordinationv1Lease(r wire.Reader, v *coordinationv1.Lease) error {
 		case 1:
 			err = wire.Embedded(&r, typ, &v.ObjectMeta, decodeMetav1ObjectMeta)
 		case 2:
-			err = wire.Embedded(&r, typ, &v.Spec, decodeCoordinationv1LeaseSpec)
+			err = wire.Reused(&r, typ, 2, &v.Spec, decodeCoordinationv1LeaseSpec)
 		default:
 			err = r.Skip()
 		}

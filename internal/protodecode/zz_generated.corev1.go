@@ -236,7 +236,7 @@ func decodeCorev1LimitRange(r wire.Reader, v *corev1.LimitRange) error {
 		case 1:
 			err = wire.Embedded(&r, typ, &v.ObjectMeta, decodeMetav1ObjectMeta)
 		case 2:
-			err = wire.Embedded(&r, typ, &v.Spec, decodeCorev1LimitRangeSpec)
+			err = wire.Reused(&r, typ, 2, &v.Spec, decodeCorev1LimitRangeSpec)
 		default:
 			err = r.Skip()
 		}
@@ -299,7 +299,7 @@ func decodeCorev1Namespace(r wire.Reader, v *corev1.Namespace) error {
 		case 1:
 			err = wire.Embedded(&r, typ, &v.ObjectMeta, decodeMetav1ObjectMeta)
 		case 2:
-			err = wire.Embedded(&r, typ, &v.Spec, decodeCorev1NamespaceSpec)
+			err = wire.Reused(&r, typ, 2, &v.Spec, decodeCorev1NamespaceSpec)
 		case 3:
 			err = wire.Embedded(&r, typ, &v.Status, decodeCorev1NamespaceStatus)
 		default:
@@ -343,7 +343,7 @@ func decodeCorev1Node(r wire.Reader, v *corev1.Node) error {
 		case 1:
 			err = wire.Embedded(&r, typ, &v.ObjectMeta, decodeMetav1ObjectMeta)
 		case 2:
-			err = wire.Embedded(&r, typ, &v.Spec, decodeCorev1NodeSpec)
+			err = wire.Reused(&r, typ, 2, &v.Spec, decodeCorev1NodeSpec)
 		case 3:
 			err = wire.Embedded(&r, typ, &v.Status, decodeCorev1NodeStatus)
 		default:
@@ -437,7 +437,7 @@ func decodeCorev1PersistentVolume(r wire.Reader, v *corev1.PersistentVolume) err
 		case 1:
 			err = wire.Embedded(&r, typ, &v.ObjectMeta, decodeMetav1ObjectMeta)
 		case 2:
-			err = wire.Embedded(&r, typ, &v.Spec, decodeCorev1PersistentVolumeSpec)
+			err = wire.Reused(&r, typ, 2, &v.Spec, decodeCorev1PersistentVolumeSpec)
 		case 3:
 			err = wire.Embedded(&r, typ, &v.Status, decodeCorev1PersistentVolumeStatus)
 		default:
@@ -460,7 +460,7 @@ func decodeCorev1PersistentVolumeClaim(r wire.Reader, v *corev1.PersistentVolume
 		case 1:
 			err = wire.Embedded(&r, typ, &v.ObjectMeta, decodeMetav1ObjectMeta)
 		case 2:
-			err = wire.Embedded(&r, typ, &v.Spec, decodeCorev1PersistentVolumeClaimSpec)
+			err = wire.Reused(&r, typ, 2, &v.Spec, decodeCorev1PersistentVolumeClaimSpec)
 		case 3:
 			err = wire.Embedded(&r, typ, &v.Status, decodeCorev1PersistentVolumeClaimStatus)
 		default:
@@ -525,7 +525,7 @@ func decodeCorev1Pod(r wire.Reader, v *corev1.Pod) error {
 		case 1:
 			err = wire.Embedded(&r, typ, &v.ObjectMeta, decodeMetav1ObjectMeta)
 		case 2:
-			err = wire.Embedded(&r, typ, &v.Spec, decodeCorev1PodSpec)
+			err = wire.Reused(&r, typ, 2, &v.Spec, decodeCorev1PodSpec)
 		case 3:
 			err = wire.Embedded(&r, typ, &v.Status, decodeCorev1PodStatus)
 		default:
@@ -765,7 +765,7 @@ func decodeCorev1ReplicationController(r wire.Reader, v *corev1.ReplicationContr
 		case 1:
 			err = wire.Embedded(&r, typ, &v.ObjectMeta, decodeMetav1ObjectMeta)
 		case 2:
-			err = wire.Embedded(&r, typ, &v.Spec, decodeCorev1ReplicationControllerSpec)
+			err = wire.Reused(&r, typ, 2, &v.Spec, decodeCorev1ReplicationControllerSpec)
 		case 3:
 			err = wire.Embedded(&r, typ, &v.Status, decodeCorev1ReplicationControllerStatus)
 		default:
@@ -809,7 +809,7 @@ func decodeCorev1ResourceQuota(r wire.Reader, v *corev1.ResourceQuota) error {
 		case 1:
 			err = wire.Embedded(&r, typ, &v.ObjectMeta, decodeMetav1ObjectMeta)
 		case 2:
-			err = wire.Embedded(&r, typ, &v.Spec, decodeCorev1ResourceQuotaSpec)
+			err = wire.Reused(&r, typ, 2, &v.Spec, decodeCorev1ResourceQuotaSpec)
 		case 3:
 			err = wire.Embedded(&r, typ, &v.Status, decodeCorev1ResourceQuotaStatus)
 		default:
@@ -920,7 +920,7 @@ func decodeCorev1Service(r wire.Reader, v *corev1.Service) error {
 		case 1:
 			err = wire.Embedded(&r, typ, &v.ObjectMeta, decodeMetav1ObjectMeta)
 		case 2:
-			err = wire.Embedded(&r, typ, &v.Spec, decodeCorev1ServiceSpec)
+			err = wire.Reused(&r, typ, 2, &v.Spec, decodeCorev1ServiceSpec)
 		case 3:
 			err = wire.Embedded(&r, typ, &v.Status, decodeCorev1ServiceStatus)
 		default:

@@ -104,7 +104,7 @@ func (s *ProtobufSerializer) decodeFast(data []byte, defaults *schema.GroupVersi
 		return nil, nil, false
 	}
 	target.Reset()
-	if handled, err := protodecode.IntoSharing(env.raw, obj, share); !handled || err != nil {
+	if handled, err := protodecode.IntoSharing(env.raw, obj, share, obj != into); !handled || err != nil {
 		// No generated decoder, or input it leaves to the reference:
 		// the type's own Unmarshal on a reset object, as the reference.
 		if handled {

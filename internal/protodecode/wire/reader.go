@@ -30,6 +30,11 @@ type Reader struct {
 	// share, when not nil, lets the decoders return values shared with
 	// other objects; the readers of nested messages carry it.
 	share *intern.DecodeSharing
+	// reuse, when not nil (with share), logs the messages decoded for
+	// reuse (see Reused); reusedFields has the bit of each field of this
+	// message decoded by Reused.
+	reuse        *ReuseLog
+	reusedFields uint64
 }
 
 // NewReader returns a Reader over message b.
@@ -39,12 +44,19 @@ func NewReader(b []byte) Reader { return Reader{b: b} }
 // what s allows with the objects decoded before.
 func NewSharingReader(b []byte, s *intern.DecodeSharing) Reader { return Reader{b: b, share: s} }
 
+// NewReusingReader is NewSharingReader whose decoders may also reuse
+// whole messages decoded before, logging those they decode in log (see
+// Reused). s must not be nil.
+func NewReusingReader(b []byte, s *intern.DecodeSharing, log *ReuseLog) Reader {
+	return Reader{b: b, share: s, reuse: log}
+}
+
 // Message returns the whole message the Reader reads.
 func (r *Reader) Message() []byte { return r.b }
 
 // nested returns a Reader over b, a message nested in r's, that shares as
 // r does.
-func (r *Reader) nested(b []byte) Reader { return Reader{b: b, share: r.share} }
+func (r *Reader) nested(b []byte) Reader { return Reader{b: b, share: r.share, reuse: r.reuse} }
 
 // More reports whether fields are left.
 func (r *Reader) More() bool { return r.i < len(r.b) }

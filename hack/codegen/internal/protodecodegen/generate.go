@@ -34,7 +34,9 @@ func Generate(u *model.Universe, l layout.Layout, out *gofile.Output, opts Optio
 	if err != nil {
 		return err
 	}
+	g.isRoot = map[*model.Type]bool{}
 	for _, t := range roots {
+		g.isRoot[t] = true
 		g.enqueue(t)
 	}
 	for len(g.queue) > 0 {
@@ -69,6 +71,8 @@ type generator struct {
 	files map[string]*gofile.File
 	// f is the file being written.
 	f *gofile.File
+	// isRoot holds the object types decodeObject handles.
+	isRoot map[*model.Type]bool
 }
 
 func (g *generator) roots() ([]*model.Type, error) {
@@ -123,13 +127,30 @@ func (g *generator) typeName(t *model.Type) string {
 
 // fieldCall returns the call decoding field fld of message t, as call
 // does, with the fields listed in uniqueStrings and sharedBytes decoded
-// as they say.
+// as they say, and the spec of an object reused (see reusedField).
 func (g *generator) fieldCall(t *model.Type, fld *model.Field, tag protoTag) (string, bool) {
 	qualified := t.Package.Path + "." + t.Name + "." + fld.Name
 	if sharedBytes[qualified] && g.scalarOf(fld.Type) == scalarBytes {
 		return fmt.Sprintf("%s.SetSharedBytes(&r, typ, &v.%s)", g.f.Import(g.opts.RuntimePath), fld.Name), true
 	}
+	if g.reusedField(t, fld) {
+		if fn := g.messageFunc(fld.Type); fn != "" {
+			return fmt.Sprintf("%s.Reused(&r, typ, %d, &v.%s, %s)", g.f.Import(g.opts.RuntimePath), tag.num, fld.Name, fn), true
+		}
+	}
 	return g.call(fld.Type, tag, "&v."+fld.Name, !uniqueStrings[qualified])
+}
+
+// reusedField reports whether field fld of message t is decoded with
+// wire.Reused: the Spec of an object, a message embedded by value. An
+// object's spec rarely changes from one version to the next, while its
+// metadata and status do.
+func (g *generator) reusedField(t *model.Type, fld *model.Field) bool {
+	if !g.isRoot[t] || fld.Name != "Spec" || fld.Type.Kind != model.RefNamed {
+		return false
+	}
+	ft := g.lookup(fld.Type)
+	return ft != nil && ft.Kind == model.KindStruct && wellKnown[ft.Package.Path+"."+ft.Name] == ""
 }
 
 // messageDecoder writes the decode function of message t.
