@@ -75,6 +75,34 @@ func check(t testing.TB, data []byte, start runtime.Object) {
 			t.Fatalf("%T (sharing %v): decoded object differs from the reference's (got vs want) at %s\ninput: %.3000s", start, share != nil, firstDiff("", reflect.ValueOf(got), reflect.ValueOf(want)), data)
 		}
 	}
+	// A lexer without the container index, as Index makes for long
+	// documents.
+	got := start.DeepCopyObject()
+	gotErr := viaUnindexed(t, data, got)
+	if fmt.Sprint(wantErr) != fmt.Sprint(gotErr) {
+		t.Fatalf("%T (unindexed): error %v, reference %v\ninput: %s", start, gotErr, wantErr, data)
+	}
+	if !reflect.DeepEqual(want, got) {
+		t.Fatalf("%T (unindexed): decoded object differs from the reference's (got vs want) at %s\ninput: %.3000s", start, firstDiff("", reflect.ValueOf(got), reflect.ValueOf(want)), data)
+	}
+}
+
+// viaUnindexed is viaInto through IntoIndexed with a lexer from
+// lex.Unindexed.
+func viaUnindexed(t testing.TB, data []byte, obj runtime.Object) error {
+	l, err := lex.Unindexed(data)
+	if err != nil {
+		return reference(data, obj)
+	}
+	defer l.Release()
+	handled, err := IntoIndexed(l, obj)
+	if !handled {
+		t.Fatalf("%T: not handled", obj)
+	}
+	if err != nil {
+		return reference(data, obj)
+	}
+	return nil
 }
 
 // testSharing is the DecodeSharing of check.

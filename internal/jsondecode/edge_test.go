@@ -27,6 +27,34 @@ func TestIntoMatchesReferenceOnPodFixture(t *testing.T) {
 	}
 }
 
+// TestIntoMatchesReferenceOnLongList decodes a list longer than the
+// documents lex.Index indexes (it scans those instead), valid and cut short.
+func TestIntoMatchesReferenceOnLongList(t *testing.T) {
+	pod, err := os.ReadFile("testdata/pod.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	b.WriteString(`{"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"7"},"items":[`)
+	for i := 0; b.Len() < 9<<20; i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.Write(pod)
+	}
+	b.WriteString(`]}`)
+	data := []byte(b.String())
+	var list corev1.PodList
+	if handled, err := Into(data, &list); !handled || err != nil {
+		t.Fatalf("Into: handled %v, err %v", handled, err)
+	}
+	if len(list.Items) < 1000 || list.Items[len(list.Items)-1].Name != "web-frontend-7c9d8f6b5d-x2k9q" {
+		t.Fatalf("decoded %d items wrongly", len(list.Items))
+	}
+	check(t, data, &corev1.PodList{})
+	check(t, data[:len(data)-2], &corev1.PodList{})
+}
+
 // TestIntoMatchesReferenceOnEdgeCases lists inputs that exercise one rule
 // of the reference decoder each.
 func TestIntoMatchesReferenceOnEdgeCases(t *testing.T) {

@@ -12,12 +12,10 @@ import (
 // input Validate rejects. The caller must Release the lexer when done;
 // nothing read from it may be used after that.
 func Index(data []byte) (*Lexer, error) {
-	if len(data) > maxIndexed {
-		// Too long for a span's offsets: the lexer scans instead.
-		if err := Validate(data); err != nil {
-			return nil, err
-		}
-		return New(data, Default), nil
+	if len(data) > maxIndexed || len(data) > scanAbove {
+		// Too long for a span's offsets, or long enough that its index
+		// would add a third to the heap the document takes.
+		return Unindexed(data)
 	}
 	l := lexers.Get().(*Lexer)
 	l.reserveSpans(data)
@@ -27,6 +25,22 @@ func Index(data []byte) (*Lexer, error) {
 	}
 	l.data, l.Interner = data, Default
 	return l, nil
+}
+
+// scanAbove is the length above which Index keeps no index: that of a
+// list far larger than an informer's pages (500 pods are about 3 MB), an
+// unpaginated list of thousands of objects, whose index would be about a
+// third of its size.
+const scanAbove = 8 << 20
+
+// Unindexed is Index without the container index: the lexer scans
+// containers to skip or count them. It is what Index does for documents
+// longer than scanAbove.
+func Unindexed(data []byte) (*Lexer, error) {
+	if err := Validate(data); err != nil {
+		return nil, err
+	}
+	return New(data, Default), nil
 }
 
 // Release gives back a lexer that Index returned.
