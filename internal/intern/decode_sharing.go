@@ -46,7 +46,7 @@ const (
 	// wireValueSlots and maxWireValue bound the table of decoded values:
 	// a list of a few quantities is under a hundred bytes on the wire, a
 	// managed-fields tree a few kilobytes.
-	wireValueSlots = 1 << 10
+	wireValueSlots = 1 << 12
 	maxWireValue   = 16 << 10
 )
 

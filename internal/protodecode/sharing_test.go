@@ -17,7 +17,8 @@ import (
 func sharingPod(name string) *corev1.Pod {
 	return &corev1.Pod{
 		ObjectMeta: metav1.ObjectMeta{
-			Name: name,
+			Name:   name,
+			Labels: map[string]string{"app": "web", "tier": "front"},
 			ManagedFields: []metav1.ManagedFieldsEntry{{
 				Manager:  "kubectl",
 				FieldsV1: &metav1.FieldsV1{Raw: []byte(`{"f:spec":{"f:containers":{}}}`)},
@@ -61,7 +62,7 @@ func decodeSharing(t *testing.T, b []byte, share *intern.DecodeSharing) *corev1.
 
 func sameBytes(a, b []byte) bool { return len(a) > 0 && len(b) > 0 && &a[0] == &b[0] }
 
-func sameMap(a, b corev1.ResourceList) bool {
+func sameMap[M ~map[K]V, K comparable, V any](a, b M) bool {
 	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
 }
 
@@ -92,6 +93,9 @@ func TestIntoSharingSharesEqualValues(t *testing.T) {
 			}
 			if sameMap(ra.Limits, rb.Requests) {
 				t.Error("limits and requests decode to one map")
+			}
+			if got := sameMap(a.Labels, b.Labels); got != tc.want {
+				t.Errorf("labels shared: %v, want %v", got, tc.want)
 			}
 		})
 	}

@@ -146,9 +146,9 @@ func decodeMetav1ObjectMeta(r wire.Reader, v *metav1.ObjectMeta) error {
 		case 10:
 			err = wire.SetIntPtr(&r, typ, &v.DeletionGracePeriodSeconds)
 		case 11:
-			err = wire.StringMap(&r, typ, 11, &v.Labels)
+			err = wire.SharedStringMap(&r, typ, 11, &v.Labels)
 		case 12:
-			err = wire.StringMap(&r, typ, 12, &v.Annotations)
+			err = wire.SharedStringMap(&r, typ, 12, &v.Annotations)
 		case 13:
 			err = wire.AppendMessage(&r, typ, 13, &v.OwnerReferences, decodeMetav1OwnerReference)
 		case 14:

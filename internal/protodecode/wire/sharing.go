@@ -18,22 +18,37 @@ func SetSharedBytes[T ~[]byte](r *Reader, typ int, v *T) error {
 	return nil
 }
 
-// maxSharedListWire bounds the quantity maps shared: a list of a few
-// resources is well under a hundred bytes on the wire.
-const maxSharedListWire = 1 << 10
+// maxSharedMapWire bounds the maps shared: a list of a few resources, or
+// the labels of a pod, is well under a kilobyte on the wire.
+const maxSharedMapWire = 1 << 10
 
-// QuantityMap adds one entry of a map of quantities as MessageMap does.
-// With a DecodeSharing, the first entry of a map whose entries are all in one
-// run of fields decodes the whole run, to the map decoded before from the
-// same bytes when there is one.
+// QuantityMap adds one entry of a map of quantities (a resource list) as
+// MessageMap does; with a DecodeSharing, see sharedMap.
 func QuantityMap[M ~map[K]resource.Quantity, K ~string](r *Reader, typ int, num int32, m *M) error {
-	if r.share == nil || *m != nil || typ != wireBytes {
+	return sharedMap(r, typ, num, m, func(r *Reader, typ int, num int32, m *M) error {
 		return MessageMap(r, typ, num, m, Quantity)
+	})
+}
+
+// SharedStringMap adds one entry of a map of strings (labels, annotations)
+// as StringMap does; with a DecodeSharing, see sharedMap.
+func SharedStringMap[M ~map[K]V, K ~string, V ~string](r *Reader, typ int, num int32, m *M) error {
+	return sharedMap(r, typ, num, m, StringMap[M, K, V])
+}
+
+// sharedMap adds one entry of map field num with entry. With a
+// DecodeSharing, the first entry of a map whose entries are all in one run
+// of fields decodes the whole run, to the map decoded before from the same
+// bytes when there is one: objects of one owner have the same labels and
+// resource lists.
+func sharedMap[M ~map[K]V, K comparable, V any](r *Reader, typ int, num int32, m *M, entry func(*Reader, int, int32, *M) error) error {
+	if r.share == nil || *m != nil || typ != wireBytes {
+		return entry(r, typ, num, m)
 	}
 	start := r.key
 	end, n := r.run(num)
-	if n == 0 || end-start > maxSharedListWire || r.count(num) != n {
-		return MessageMap(r, typ, num, m, Quantity)
+	if n == 0 || end-start > maxSharedMapWire || r.count(num) != n {
+		return entry(r, typ, num, m)
 	}
 	key := r.b[start:end]
 	if held, ok := r.share.Value(key); ok {
@@ -44,7 +59,7 @@ func QuantityMap[M ~map[K]resource.Quantity, K ~string](r *Reader, typ int, num 
 		}
 	}
 	for i := 0; ; i++ {
-		if err := MessageMap(r, typ, num, m, Quantity); err != nil {
+		if err := entry(r, typ, num, m); err != nil {
 			return err
 		}
 		if i == n-1 {

@@ -28,6 +28,14 @@ var sharedBytes = map[string]bool{
 	"k8s.io/apimachinery/pkg/apis/meta/v1.FieldsV1.Raw": true,
 }
 
+// sharedStringMaps lists maps of strings that repeat whole between
+// objects (the labels of pods of one owner): with a Sharing, the decoders
+// return one shared map for equal bytes.
+var sharedStringMaps = map[string]bool{
+	"k8s.io/apimachinery/pkg/apis/meta/v1.ObjectMeta.Labels":      true,
+	"k8s.io/apimachinery/pkg/apis/meta/v1.ObjectMeta.Annotations": true,
+}
+
 // wellKnown maps the types whose Unmarshal is written by hand to the
 // runtime's decoder for them.
 var wellKnown = map[string]string{

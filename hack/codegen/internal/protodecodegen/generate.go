@@ -133,6 +133,10 @@ func (g *generator) fieldCall(t *model.Type, fld *model.Field, tag protoTag) (st
 	if sharedBytes[qualified] && g.scalarOf(fld.Type) == scalarBytes {
 		return fmt.Sprintf("%s.SetSharedBytes(&r, typ, &v.%s)", g.f.Import(g.opts.RuntimePath), fld.Name), true
 	}
+	if sharedStringMaps[qualified] && fld.Type.Kind == model.RefMap &&
+		g.scalarOf(fld.Type.Key) == scalarString && g.scalarOf(fld.Type.Elem) == scalarString {
+		return fmt.Sprintf("%s.SharedStringMap(&r, typ, %d, &v.%s)", g.f.Import(g.opts.RuntimePath), tag.num, fld.Name), true
+	}
 	if g.reusedField(t, fld) {
 		if fn := g.messageFunc(fld.Type); fn != "" {
 			return fmt.Sprintf("%s.Reused(&r, typ, %d, &v.%s, %s)", g.f.Import(g.opts.RuntimePath), tag.num, fld.Name, fn), true
