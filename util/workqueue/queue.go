@@ -1,7 +1,8 @@
 package workqueue
 
 // Concurrency of Typed. Every method may be called from any goroutine.
-// One mutex, Typed.mu, guards all of a queue's state: the ledger of known
+// One lock, Typed.mu (a mutex that yields before it blocks: see
+// queueLock), guards all of a queue's state: the ledger of known
 // items, the FIFO ring (or the custom Queue, which is only ever called with
 // mu held), the counters and the shutdown flags. Item hashes are computed
 // before mu is taken, to keep the critical sections short. Get parks on
@@ -58,7 +59,7 @@ type Typed[t comparable] struct {
 	// mu guards every field below it; cond (whose L is &mu) is signalled
 	// when an item becomes available, on shutdown, and when the last
 	// in-flight item finishes during a drain.
-	mu   sync.Mutex
+	mu   queueLock
 	cond sync.Cond
 
 	// items knows every item that waits or is in flight, and says when

@@ -1,0 +1,31 @@
+package workqueue
+
+import (
+	"runtime"
+	"sync"
+)
+
+// queueLock is the mutex of a queue. A queue's critical sections are a
+// few table and ring operations, far shorter than the time a goroutine
+// takes to fall asleep on a mutex and be woken again; so a Lock that
+// finds the mutex held yields its processor a few times, letting the
+// holder (or a goroutine that will soon need no lock) run, before it
+// blocks. With producers and workers on few processors, blocking on every
+// conflict made each item cost several sleeps and wake-ups, and sent the
+// mutex into its starvation mode, where every unlock is a hand-off.
+type queueLock struct{ mu sync.Mutex }
+
+// lockYields is how many times Lock yields before it blocks.
+const lockYields = 4
+
+func (l *queueLock) Lock() {
+	for range lockYields {
+		if l.mu.TryLock() {
+			return
+		}
+		runtime.Gosched()
+	}
+	l.mu.Lock()
+}
+
+func (l *queueLock) Unlock() { l.mu.Unlock() }
