@@ -87,34 +87,27 @@ func check(t testing.TB, data []byte, start runtime.Object) {
 	}
 }
 
-// viaUnindexed is viaInto through IntoIndexed with a lexer from
-// lex.Unindexed.
-func viaUnindexed(t testing.TB, data []byte, obj runtime.Object) error {
-	l, err := lex.Unindexed(data)
-	if err != nil {
-		return reference(data, obj)
-	}
-	defer l.Release()
-	handled, err := IntoIndexed(l, obj)
-	if !handled {
-		t.Fatalf("%T: not handled", obj)
-	}
-	if err != nil {
-		return reference(data, obj)
-	}
-	return nil
-}
-
 // testSharing is the DecodeSharing of check.
 var testSharing = intern.NewDecodeSharing(intern.NewBytes(64, 16<<10))
 
-// viaIntoSharing is viaInto through IntoIndexed with a lexer sharing with
-// share (nil: Into itself).
+// viaIntoSharing is viaLexer with an indexed lexer sharing with share
+// (nil: Into itself).
 func viaIntoSharing(t testing.TB, data []byte, obj runtime.Object, share *intern.DecodeSharing) error {
 	if share == nil {
 		return viaInto(t, data, obj)
 	}
-	l, err := lex.Index(data)
+	return viaLexer(t, data, obj, lex.Index, share)
+}
+
+// viaUnindexed is viaLexer with a lexer from lex.Unindexed.
+func viaUnindexed(t testing.TB, data []byte, obj runtime.Object) error {
+	return viaLexer(t, data, obj, lex.Unindexed, nil)
+}
+
+// viaLexer is viaInto through IntoIndexed, with a lexer made by newLexer
+// and sharing with share.
+func viaLexer(t testing.TB, data []byte, obj runtime.Object, newLexer func([]byte) (*lex.Lexer, error), share *intern.DecodeSharing) error {
+	l, err := newLexer(data)
 	if err != nil {
 		return reference(data, obj)
 	}
