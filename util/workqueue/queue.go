@@ -2,21 +2,30 @@ package workqueue
 
 // Concurrency of Typed. Every method may be called from any goroutine.
 // One lock, Typed.mu (a mutex that yields before it blocks: see
-// queueLock), guards all of a queue's state: the ledger of known
-// items, the FIFO ring (or the custom Queue, which is only ever called with
-// mu held), the counters and the shutdown flags. Item hashes are computed
-// before mu is taken, to keep the critical sections short. Get parks on
-// Typed.cond (L is &mu); Add and Done signal it after unlocking, and only
+// queueLock), guards all of a queue's state: the ledger of known items,
+// the FIFO ring (or the custom Queue, which is only ever called with mu
+// held), the counters and the shutdown flags. Item hashes are computed
+// before mu is taken, to keep the critical sections short.
+//
+// An Add or Done that finds mu held does not wait for it when the queue
+// reports no metrics: it posts its operation to Typed.posted and returns,
+// and a holder of mu applies it (see posting.go). Every holder applies
+// what was posted as soon as it takes mu, before its own operation, so
+// any call that takes the lock sees every Add and Done that returned
+// before it, in order. Get parks on Typed.cond, whose Locker is that
+// same lock protocol; Add and Done signal it after unlocking, and only
 // when a Get is parked. The queue owns one goroutine, and only when it
 // reports metrics: publishMetrics, which ShutDown and ShutDownWithDrain
 // stop and wait for.
 
 import (
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"k8s.io/utils/clock"
 
+	"github.com/kubeclient/client-go/util/workqueue/internal/inbox"
 	"github.com/kubeclient/client-go/util/workqueue/internal/ledger"
 	"github.com/kubeclient/client-go/util/workqueue/internal/ring"
 )
@@ -56,11 +65,25 @@ const unfinishedWorkPeriod = 500 * time.Millisecond
 // Typed is a work queue of items of type t (see the package comment). Create
 // one with NewTyped or NewTypedWithConfig; the zero value is not usable.
 type Typed[t comparable] struct {
-	// mu guards every field below it; cond (whose L is &mu) is signalled
-	// when an item becomes available, on shutdown, and when the last
-	// in-flight item finishes during a drain.
-	mu   queueLock
-	cond sync.Cond
+	// mu guards every field below it but posted and held, which are
+	// atomic; take and release it with lock and unlock (or tryLock), never
+	// directly. held is true while a goroutine holds mu, and posted holds
+	// the Adds and Dones of callers that found mu held (see posting.go).
+	// The fields that every caller touches (mu, held) and those that
+	// posters write (inside posted) keep to cache lines of their own, away
+	// from the state only the holder of mu uses: under contention, sharing
+	// a line made every post and every lock attempt take the line the
+	// holder was working on from the other processor.
+	mu     queueLock
+	held   atomic.Bool
+	posted inbox.Inbox[postedOp[t]] // starts and ends with padding
+
+	// cond (whose L is the queue as a queueLocker) is signalled when an
+	// item becomes available, on shutdown, and when the last in-flight
+	// item finishes during a drain; wakes counts the parked Gets to signal
+	// when mu is released.
+	cond  sync.Cond
+	wakes int
 
 	// items knows every item that waits or is in flight, and says when
 	// one must be queued. An item waits in exactly one place: fifo, or
@@ -106,8 +129,12 @@ func newTyped[T comparable](c clock.WithTicker, custom Queue[T], metrics *queueM
 		clock:   c,
 		stop:    make(chan struct{}),
 	}
-	q.cond.L = &q.mu
+	q.cond.L = (*queueLocker[T])(q)
 	q.items.Init(custom == nil)
+	if metrics == nil {
+		// Posted operations would take their metrics timestamps late.
+		q.posted.Init(postedSlots)
+	}
 	if metrics != nil {
 		ticker := c.NewTicker(period)
 		q.loops.Go(func() { q.publishMetrics(ticker) })
@@ -123,17 +150,18 @@ func (q *Typed[T]) waiting() int {
 	return q.fifo.Len()
 }
 
-// enqueue puts item in line for a worker. q.mu must be held. It reports
-// whether a Get is parked and should be woken; the caller signals q.cond
-// after unlocking, so that the woken Get does not at once block again on
-// the lock still held.
-func (q *Typed[T]) enqueue(item T) (wake bool) {
+// enqueue puts item in line for a worker. q.mu must be held. If a Get is
+// parked, it is signalled when q.mu is released, so that the woken Get
+// does not at once block again on the lock still held.
+func (q *Typed[T]) enqueue(item T) {
 	if q.custom != nil {
 		q.custom.Push(item)
 	} else {
 		q.fifo.Push(item)
 	}
-	return q.idleGetters > 0
+	if q.idleGetters > 0 {
+		q.wakes++
+	}
 }
 
 // dequeue takes the next waiting item out of line. q.mu must be held and
@@ -152,18 +180,13 @@ func (q *Typed[T]) dequeue() T {
 // is queued again when its worker calls Done. After shutdown Add does
 // nothing.
 func (q *Typed[T]) Add(item T) {
-	if q.add(item) {
-		q.cond.Signal()
-	}
+	q.apply(postedOp[T]{item: item, hash: q.items.Hash(item)})
 }
 
-// add is Add under the lock; it reports whether to wake a parked Get.
-func (q *Typed[T]) add(item T) (wake bool) {
-	h := q.items.Hash(item) // outside the lock, to keep it short
-	q.mu.Lock()
-	defer q.mu.Unlock()
+// add is Add with q.mu held.
+func (q *Typed[T]) add(item T, h ledger.Hash) {
 	if q.shuttingDown {
-		return false
+		return
 	}
 	switch q.items.Add(item, h) {
 	case ledger.AlreadyWaiting:
@@ -171,27 +194,24 @@ func (q *Typed[T]) add(item T) (wake bool) {
 		if q.custom != nil {
 			q.custom.Touch(item)
 		}
-		return false
 	case ledger.AlreadyAddedAgain:
-		return false
 	case ledger.QueueAfterFinish:
 		if q.metrics != nil {
 			q.metrics.added(item)
 		}
-		return false
 	default: // ledger.Queue
 		if q.metrics != nil {
 			q.metrics.added(item)
 		}
-		return q.enqueue(item)
+		q.enqueue(item)
 	}
 }
 
 // Len returns how many items wait for a worker. It is a snapshot for
 // monitoring; callers must not base Add or Get decisions on it.
 func (q *Typed[T]) Len() int {
-	q.mu.Lock()
-	defer q.mu.Unlock()
+	q.lock()
+	defer q.unlock()
 	return q.waiting()
 }
 
@@ -199,8 +219,8 @@ func (q *Typed[T]) Len() int {
 // call Done with it afterwards. Once the queue is shut down and empty, Get
 // returns shutdown == true and the caller should stop.
 func (q *Typed[T]) Get() (item T, shutdown bool) {
-	q.mu.Lock()
-	defer q.mu.Unlock()
+	q.lock()
+	defer q.unlock()
 	for q.waiting() == 0 && !q.shuttingDown {
 		q.idleGetters++
 		q.cond.Wait()
@@ -221,31 +241,26 @@ func (q *Typed[T]) Get() (item T, shutdown bool) {
 // again meanwhile, it is queued once more. Done for an item that is not in
 // flight does nothing.
 func (q *Typed[T]) Done(item T) {
-	if q.done(item) {
-		q.cond.Signal()
-	}
+	q.apply(postedOp[T]{item: item, hash: q.items.Hash(item), done: true})
 }
 
-// done is Done under the lock; it reports whether to wake a parked Get.
-func (q *Typed[T]) done(item T) (wake bool) {
-	h := q.items.Hash(item)
-	q.mu.Lock()
-	defer q.mu.Unlock()
+// done is Done with q.mu held.
+func (q *Typed[T]) done(item T, h ledger.Hash) {
 	outcome := q.items.Finish(item, h)
 	if outcome == ledger.NotInFlight {
-		return false
+		return
 	}
 	if q.metrics != nil {
 		q.metrics.finished(item)
 	}
 	q.inFlight--
 	if outcome == ledger.QueueAgain {
-		return q.enqueue(item)
+		q.enqueue(item)
+		return
 	}
 	if q.inFlight == 0 && q.drain {
 		q.cond.Broadcast()
 	}
-	return false
 }
 
 // ShutDown makes the queue ignore further Adds. Workers keep receiving the
@@ -253,11 +268,11 @@ func (q *Typed[T]) done(item T) (wake bool) {
 // releases a pending ShutDownWithDrain.
 func (q *Typed[T]) ShutDown() {
 	q.stopOnce.Do(func() { close(q.stop) })
-	q.mu.Lock()
+	q.lock()
 	q.drain = false
 	q.shuttingDown = true
 	q.cond.Broadcast()
-	q.mu.Unlock()
+	q.unlock()
 	q.loops.Wait()
 }
 
@@ -266,21 +281,21 @@ func (q *Typed[T]) ShutDown() {
 // later ShutDown call stops the wait.
 func (q *Typed[T]) ShutDownWithDrain() {
 	q.stopOnce.Do(func() { close(q.stop) })
-	q.mu.Lock()
+	q.lock()
 	q.drain = true
 	q.shuttingDown = true
 	q.cond.Broadcast()
 	for q.inFlight > 0 && q.drain {
 		q.cond.Wait()
 	}
-	q.mu.Unlock()
+	q.unlock()
 	q.loops.Wait()
 }
 
 // ShuttingDown reports whether ShutDown or ShutDownWithDrain was called.
 func (q *Typed[T]) ShuttingDown() bool {
-	q.mu.Lock()
-	defer q.mu.Unlock()
+	q.lock()
+	defer q.unlock()
 	return q.shuttingDown
 }
 
@@ -294,10 +309,10 @@ func (q *Typed[T]) publishMetrics(ticker clock.Ticker) {
 			return
 		case <-ticker.C():
 		}
-		q.mu.Lock()
+		q.lock()
 		if !q.shuttingDown {
 			q.metrics.publishUnfinished()
 		}
-		q.mu.Unlock()
+		q.unlock()
 	}
 }

@@ -29,3 +29,6 @@ func (l *queueLock) Lock() {
 }
 
 func (l *queueLock) Unlock() { l.mu.Unlock() }
+
+// TryLock takes the lock if it is free, without yielding or blocking.
+func (l *queueLock) TryLock() bool { return l.mu.TryLock() }

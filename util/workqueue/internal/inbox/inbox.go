@@ -1,0 +1,104 @@
+// Package inbox provides Inbox, where goroutines that find a work queue's
+// lock held leave their operation for the lock's holder to apply.
+package inbox
+
+import "sync/atomic"
+
+// Inbox is a bounded first-in, first-out queue of elements that any
+// goroutine may Post and that one goroutine at a time, the holder of a
+// lock the Inbox's owner keeps, Takes. It never allocates after Init.
+//
+// Each slot carries a sequence number that says whose turn it is: a slot
+// with sequence p is free for the element posted at position p; once the
+// element is written the sequence becomes p+1, which makes it ready to
+// take; taking it sets the sequence to p+len(slots), freeing the slot for
+// the element that comes one lap later. Posters claim positions by
+// compare-and-swap on tail; the taker advances head alone.
+type Inbox[E any] struct {
+	// The taker's fields and the posters' tail sit on cache lines of
+	// their own, so that a post does not take the line the taker reads.
+	_     cacheLinePad
+	slots []slot[E]
+	mask  uint64
+	head  atomic.Uint64 // the next position to take; written only by the taker
+	_     cacheLinePad
+	tail  atomic.Uint64 // the next position to claim
+	_     cacheLinePad
+}
+
+// cacheLinePad keeps the fields around it on separate cache lines.
+type cacheLinePad [64]byte
+
+type slot[E any] struct {
+	seq  atomic.Uint64
+	elem E
+}
+
+// Init makes an empty inbox with room for size elements, a power of two.
+func (b *Inbox[E]) Init(size int) {
+	if size <= 0 || size&(size-1) != 0 {
+		panic("inbox: size must be a positive power of two")
+	}
+	b.slots = make([]slot[E], size)
+	b.mask = uint64(size - 1)
+	for i := range b.slots {
+		b.slots[i].seq.Store(uint64(i))
+	}
+}
+
+// Post appends e and reports true, or reports false when the inbox is full
+// (an inbox never initialized is always full).
+// It is safe for concurrent use, with other Posts and with Take.
+func (b *Inbox[E]) Post(e E) bool {
+	if len(b.slots) == 0 {
+		return false
+	}
+	for {
+		pos := b.tail.Load()
+		s := &b.slots[pos&b.mask]
+		switch seq := s.seq.Load(); {
+		case seq == pos:
+			if b.tail.CompareAndSwap(pos, pos+1) {
+				s.elem = e
+				s.seq.Store(pos + 1)
+				return true
+			}
+		case seq < pos:
+			return false // the slot still holds the element of the last lap
+		}
+		// Another poster claimed pos first; try the next position.
+	}
+}
+
+// Take removes and returns the oldest element if it is ready; an element
+// whose poster has claimed its slot but not yet written it is not, and
+// neither is anything posted after it. Only one goroutine at a time may
+// call Take.
+func (b *Inbox[E]) Take() (e E, ok bool) {
+	if len(b.slots) == 0 {
+		return e, false
+	}
+	pos := b.head.Load()
+	s := &b.slots[pos&b.mask]
+	if s.seq.Load() != pos+1 {
+		return e, false
+	}
+	e = s.elem
+	var zero E
+	s.elem = zero // drop the reference, so the slot keeps nothing alive
+	s.seq.Store(pos + uint64(len(b.slots)))
+	b.head.Store(pos + 1)
+	return e, true
+}
+
+// Ready reports whether Take would return an element. It is safe for
+// concurrent use; the answer may be stale by the time the caller acts on
+// it, which is why a poster, after Post, must itself try to apply what is
+// posted (see the package workqueue's queue lock).
+func (b *Inbox[E]) Ready() bool {
+	if len(b.slots) == 0 {
+		return false
+	}
+	pos := b.head.Load()
+	return b.slots[pos&b.mask].seq.Load() == pos+1
+}

@@ -1,0 +1,130 @@
+package workqueue
+
+import (
+	"runtime"
+
+	"github.com/kubeclient/client-go/util/workqueue/internal/ledger"
+)
+
+// The lock protocol of Typed, and the posting of Adds and Dones.
+//
+// Every goroutine that takes q.mu sets q.held right after and applies
+// whatever was posted (lock, tryLock); it clears q.held before it
+// releases q.mu and, once released, takes q.mu again if something was
+// posted meanwhile (unlock). A caller whose Add or Done finds q.mu held
+// posts the operation and returns as soon as it sees q.held set: the
+// holder will see the post when it checks after releasing, since the
+// post came before the holder cleared q.held. If q.held is clear, the
+// holder is just taking or just releasing q.mu, and the poster tries to
+// take it itself until either happens (post). So a posted operation is
+// applied before the poster's next call that takes the lock, and no
+// posted operation is left behind when the lock goes idle.
+//
+// Under contention this turns a goroutine that would wait for the lock
+// (and, with more goroutines than processors, be descheduled and woken)
+// into one that leaves its work to the goroutine already running the
+// queue, with the queue's memory in its cache.
+
+// postedSlots is how many operations may wait in Typed.posted; a caller
+// that finds it full waits for the lock instead.
+const postedSlots = 128
+
+// postedOp is an Add or a Done, with the item's hash.
+type postedOp[T comparable] struct {
+	item T
+	hash ledger.Hash
+	done bool
+}
+
+// queueLocker is a queue seen as the sync.Locker of its cond: Get's and
+// ShutDownWithDrain's waits release and retake the lock by the protocol.
+type queueLocker[T comparable] Typed[T]
+
+func (l *queueLocker[T]) Lock()   { (*Typed[T])(l).lock() }
+func (l *queueLocker[T]) Unlock() { (*Typed[T])(l).unlock() }
+
+// lock takes q.mu and applies what was posted.
+func (q *Typed[T]) lock() {
+	q.mu.Lock()
+	q.held.Store(true)
+	q.applyPosted()
+}
+
+// tryLock is lock if q.mu is free; it reports whether it took it.
+func (q *Typed[T]) tryLock() bool {
+	if !q.mu.TryLock() {
+		return false
+	}
+	q.held.Store(true)
+	q.applyPosted()
+	return true
+}
+
+// unlock releases q.mu, signals the Gets that items were queued for, and
+// applies what was posted while it was held if no one else took q.mu.
+func (q *Typed[T]) unlock() {
+	for {
+		wakes := q.wakes
+		q.wakes = 0
+		q.held.Store(false)
+		q.mu.Unlock()
+		for range wakes {
+			q.cond.Signal()
+		}
+		if !q.posted.Ready() || !q.tryLock() {
+			return
+		}
+	}
+}
+
+// apply performs op: under q.mu if it is free, else by posting it, else
+// (when the inbox is full or the queue reports metrics) waiting for q.mu.
+func (q *Typed[T]) apply(op postedOp[T]) {
+	if !q.tryLock() {
+		if q.post(op) {
+			return
+		}
+		q.lock()
+	}
+	q.applyOne(op)
+	q.unlock()
+}
+
+// post leaves op for the holder of q.mu, or applies it itself if it takes
+// q.mu; it reports false, having done nothing, when op cannot be posted.
+func (q *Typed[T]) post(op postedOp[T]) bool {
+	if !q.posted.Post(op) {
+		return false
+	}
+	for {
+		if q.held.Load() {
+			return true // the holder checks for posts after it releases
+		}
+		if q.tryLock() { // applies op with the rest
+			q.unlock()
+			return true
+		}
+		runtime.Gosched() // q.mu is being taken or released
+	}
+}
+
+// applyPosted applies the posted operations in the order they were posted.
+// q.mu must be held.
+func (q *Typed[T]) applyPosted() {
+	for {
+		op, ok := q.posted.Take()
+		if !ok {
+			return
+		}
+		q.applyOne(op)
+	}
+}
+
+// applyOne applies an Add or a Done. q.mu must be held.
+func (q *Typed[T]) applyOne(op postedOp[T]) {
+	if op.done {
+		q.done(op.item, op.hash)
+	} else {
+		q.add(op.item, op.hash)
+	}
+}
