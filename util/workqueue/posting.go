@@ -46,8 +46,7 @@ func (l *queueLocker[T]) Unlock() { (*Typed[T])(l).unlock() }
 // lock takes q.mu and applies what was posted.
 func (q *Typed[T]) lock() {
 	q.mu.Lock()
-	q.held.Store(true)
-	q.applyPosted()
+	q.taken()
 }
 
 // tryLock is lock if q.mu is free; it reports whether it took it.
@@ -55,9 +54,14 @@ func (q *Typed[T]) tryLock() bool {
 	if !q.mu.TryLock() {
 		return false
 	}
+	q.taken()
+	return true
+}
+
+// taken is what a goroutine does as soon as it has taken q.mu.
+func (q *Typed[T]) taken() {
 	q.held.Store(true)
 	q.applyPosted()
-	return true
 }
 
 // unlock releases q.mu, signals the Gets that items were queued for, and

@@ -5,21 +5,34 @@ import (
 	"time"
 )
 
-// returnsWithin fails the test if f has not returned after a generous
-// time: the calls it guards must return at once, and only a deadlock
-// would make them wait.
-func returnsWithin(t *testing.T, what string, f func()) {
-	t.Helper()
+// start runs f on a goroutine of its own; the channel closes when f
+// returns.
+func start(f func()) <-chan struct{} {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		f()
 	}()
+	return done
+}
+
+// awaitDone fails the test with failure if done has not closed after a
+// generous time: the calls these tests wait for return at once, and only
+// a deadlock would make them wait.
+func awaitDone(t *testing.T, done <-chan struct{}, failure string) {
+	t.Helper()
 	select {
 	case <-done:
 	case <-time.After(10 * time.Second):
-		t.Fatalf("%s did not return while the queue's lock was held", what)
+		t.Fatal(failure)
 	}
+}
+
+// returnsWithin fails the test if f, run while the queue's lock is held,
+// does not return at once.
+func returnsWithin(t *testing.T, what string, f func()) {
+	t.Helper()
+	awaitDone(t, start(f), what+" did not return while the queue's lock was held")
 }
 
 // TestTypedPostedOperationsApplyInOrder: Adds and Dones made while another
@@ -64,17 +77,9 @@ func TestTypedPostedDoneReleasesDrain(t *testing.T) {
 
 	q.lock()
 	returnsWithin(t, "Done", func() { q.Done("x") })
-	drained := make(chan struct{})
-	go func() {
-		q.ShutDownWithDrain()
-		close(drained)
-	}()
+	drained := start(q.ShutDownWithDrain)
 	q.unlock()
-	select {
-	case <-drained:
-	case <-time.After(10 * time.Second):
-		t.Fatal("ShutDownWithDrain still waits after the posted Done")
-	}
+	awaitDone(t, drained, "ShutDownWithDrain still waits after the posted Done")
 }
 
 // TestTypedPostedAddWakesParkedGet: an Add posted while the lock is held
@@ -82,11 +87,8 @@ func TestTypedPostedDoneReleasesDrain(t *testing.T) {
 func TestTypedPostedAddWakesParkedGet(t *testing.T) {
 	q := NewTyped[string]()
 	defer q.ShutDown()
-	got := make(chan string)
-	go func() {
-		item, _ := q.Get()
-		got <- item
-	}()
+	var item string
+	got := start(func() { item, _ = q.Get() })
 	// Let the Get park: it holds the lock only while it finds the queue
 	// empty.
 	for {
@@ -101,13 +103,9 @@ func TestTypedPostedAddWakesParkedGet(t *testing.T) {
 		}
 		runtimeYield()
 	}
-	select {
-	case item := <-got:
-		if item != "y" {
-			t.Fatalf("Get() = %q, want y", item)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("the parked Get was not woken by the posted Add")
+	awaitDone(t, got, "the parked Get was not woken by the posted Add")
+	if item != "y" {
+		t.Fatalf("Get() = %q, want y", item)
 	}
 }
 

@@ -131,13 +131,12 @@ func newTyped[T comparable](c clock.WithTicker, custom Queue[T], metrics *queueM
 	}
 	q.cond.L = (*queueLocker[T])(q)
 	q.items.Init(custom == nil)
-	if metrics == nil {
-		// Posted operations would take their metrics timestamps late.
-		q.posted.Init(postedSlots)
-	}
 	if metrics != nil {
 		ticker := c.NewTicker(period)
 		q.loops.Go(func() { q.publishMetrics(ticker) })
+	} else {
+		// With metrics, posted operations would take their timestamps late.
+		q.posted.Init(postedSlots)
 	}
 	return q
 }
