@@ -9,6 +9,7 @@ import (
 	"crypto/x509/pkix"
 	"encoding/json"
 	"encoding/pem"
+	"fmt"
 	"io"
 	"log"
 	"math/big"
@@ -183,8 +184,10 @@ func whoAmI(t *testing.T, rt http.RoundTripper, url string) (string, error) {
 	}
 	defer resp.Body.Close()
 	var status metav1.Status
+	// A read can fail when a certificate rotation closes the connection
+	// mid-response; callers polling through a rotation retry on any error.
 	if err := json.NewDecoder(resp.Body).Decode(&status); err != nil {
-		t.Fatalf("decoding response: %v", err)
+		return "", fmt.Errorf("decoding response: %w", err)
 	}
 	return status.Message, nil
 }
