@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/watch"
 
+	"github.com/kubeclient/client-go/internal/decodeonce"
 	"github.com/kubeclient/client-go/rest"
 	"github.com/kubeclient/client-go/util/apply"
 )
@@ -202,7 +203,9 @@ func (l *listVerbs[T, L]) List(ctx context.Context, opts metav1.ListOptions) (L,
 	at := &l.client.at
 	out := l.newList()
 	r := at.start(at.rest.Get()).VersionedParams(&opts, at.codec).Timeout(timeoutOf(opts))
-	err := r.Do(ctx).Into(out)
+	// The result goes nowhere but into out: its body may be read into a
+	// buffer the REST client reuses once decoded.
+	err := r.Do(decodeonce.Mark(ctx, r)).Into(out)
 	return out, err
 }
 

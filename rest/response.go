@@ -16,6 +16,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/klog/v2"
 
+	"github.com/kubeclient/client-go/internal/decodeonce"
 	"github.com/kubeclient/client-go/internal/wirecodec"
 )
 
@@ -26,9 +27,12 @@ import (
 func (r *Request) transformResponse(ctx context.Context, resp *http.Response, req *http.Request) Result {
 	logger := klog.FromContext(ctx)
 	var body []byte
+	var reusable *reusableBody
 	if resp.Body != nil {
-		data, err := readResponseBody(req, resp)
+		ok := resp.StatusCode >= http.StatusOK && resp.StatusCode <= http.StatusPartialContent
+		data, pooled, err := readResponseBodyReusing(req, resp, ok && decodeonce.Marked(ctx, r))
 		if err != nil {
+			pooled.release()
 			var streamErr http2.StreamError
 			if errors.As(err, &streamErr) {
 				// The server closed the stream mid-body, typically a
@@ -39,7 +43,7 @@ func (r *Request) transformResponse(ctx context.Context, resp *http.Response, re
 			logger.Error(err, "Unexpected error when reading response body")
 			return Result{err: fmt.Errorf("unexpected error when reading response body. Please retry. Original error: %w", err), logger: logger}
 		}
-		body = data
+		body, reusable = data, pooled
 	}
 	logBody(logger, "Response Body", body)
 
@@ -79,6 +83,7 @@ func (r *Request) transformResponse(ctx context.Context, resp *http.Response, re
 
 	result := Result{
 		body:        body,
+		reusable:    reusable,
 		contentType: contentType,
 		statusCode:  resp.StatusCode,
 		decoder:     decoder,

@@ -48,20 +48,31 @@ var bodyChunks = sync.Pool{New: func() any { return new(bodyChunk) }}
 // negative when unknown; hint, when positive, is the size to expect when
 // it is unknown (see response_body_hint.go).
 func readBody(r io.Reader, length int64, hint int) ([]byte, error) {
-	switch {
-	case length >= 0 && length < maxPresizedBody:
-		return readSized(r, int(length))
-	case length < 0 && hint > 0 && hint < maxPresizedBody:
-		return readSized(r, hint)
+	if n, ok := presize(length, hint); ok {
+		return readSized(r, n, make([]byte, n+1))
 	}
 	return readChunked(r, nil)
 }
 
-// readSized reads a body declared to be n bytes long into one buffer with
+// presize returns the size of the buffer to read a body into up front: its
+// declared length when it has one, else the hint. ok is false when the
+// body is to be read in chunks.
+func presize(length int64, hint int) (n int, ok bool) {
+	switch {
+	case length >= 0 && length < maxPresizedBody:
+		return int(length), true
+	case length < 0 && hint > 0 && hint < maxPresizedBody:
+		return hint, true
+	}
+	return 0, false
+}
+
+// readSized reads a body expected to be n bytes long into buf, which has
 // room for one byte more, so that the read finding the end has somewhere
-// to go. A body longer than declared goes on in chunks.
-func readSized(r io.Reader, n int) ([]byte, error) {
-	buf := make([]byte, n+1)
+// to go. A body longer than that goes on in chunks, copied out of buf: so
+// the result is in buf exactly when it is at most n bytes long.
+func readSized(r io.Reader, n int, buf []byte) ([]byte, error) {
+	buf = buf[:n+1]
 	read := 0
 	for {
 		m, err := r.Read(buf[read:])

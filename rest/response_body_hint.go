@@ -70,13 +70,34 @@ func noteBodySize(req *http.Request, n int) {
 // readResponseBody reads resp's body whole, presized from its declared
 // length or else from the size hint of req, and updates the hint.
 func readResponseBody(req *http.Request, resp *http.Response) ([]byte, error) {
+	body, _, err := readResponseBodyReusing(req, resp, false)
+	return body, err
+}
+
+// readResponseBodyReusing reads resp's body as readResponseBody does; with
+// reuse, a large presized body is read into a pooled buffer, returned as
+// well (see response_body_reuse.go). A nil buffer means the body has a
+// buffer of its own.
+func readResponseBodyReusing(req *http.Request, resp *http.Response, reuse bool) ([]byte, *reusableBody, error) {
 	hint := 0
 	if resp.ContentLength < 0 {
 		hint = bodySizeHint(req)
 	}
-	body, err := readBody(resp.Body, resp.ContentLength, hint)
+	var body []byte
+	var pooled *reusableBody
+	var err error
+	if n, ok := presize(resp.ContentLength, hint); reuse && ok && n >= minReusedBody {
+		pooled = takeReusableBody(n)
+		body, err = readSized(resp.Body, n, pooled.buf)
+		if len(body) > n { // overflowed into a buffer of its own
+			pooled.release()
+			pooled = nil
+		}
+	} else {
+		body, err = readBody(resp.Body, resp.ContentLength, hint)
+	}
 	if resp.ContentLength < 0 {
 		noteBodySize(req, len(body))
 	}
-	return body, err
+	return body, pooled, err
 }

@@ -10,6 +10,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/net"
 	"k8s.io/klog/v2"
+
+	"github.com/kubeclient/client-go/internal/wirecodec"
 )
 
 // Result is the outcome of Request.Do: the response body with what is
@@ -19,8 +21,11 @@ type Result struct {
 	statusCode int
 	warnings   []net.WarningHeader
 
-	// The body and how to decode it.
+	// The body and how to decode it. reusable is the pooled buffer the
+	// body was read into, for a request marked decode-once; Into returns
+	// it (see response_body_reuse.go).
 	body        []byte
+	reusable    *reusableBody
 	contentType string
 	decoder     runtime.Decoder
 
@@ -76,6 +81,9 @@ func (r Result) Into(obj runtime.Object) error {
 		return fmt.Errorf("0-length response with status code: %d and content type: %s", r.statusCode, r.contentType)
 	}
 	_, err := r.decode(obj)
+	if r.reusable != nil && wirecodec.KeepsNoInput(r.decoder, obj) {
+		r.reusable.release()
+	}
 	return err
 }
 
