@@ -9,6 +9,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/kubeclient/client-go/internal/apifill"
+	"github.com/kubeclient/client-go/internal/intern"
 )
 
 // key returns a field key.
@@ -98,4 +99,38 @@ func deep(n int) []byte {
 		b = append(b, key(90, 4)...)
 	}
 	return lenField(1, b)
+}
+
+// TestRepeatedFieldsInSeveralRuns decodes messages whose repeated fields
+// and maps have their elements in more than one run, which no encoder of
+// the API server writes: the decoders make room for the first run only
+// and must append the rest, without leaving the message to the reference.
+func TestRepeatedFieldsInSeveralRuns(t *testing.T) {
+	container := func(name string) []byte { return lenField(2, lenField(1, []byte(name))) }
+	label := func(k, v string) []byte { return lenField(11, cat(lenField(1, []byte(k)), lenField(2, []byte(v)))) }
+	tests := []struct {
+		name string
+		data []byte
+	}{
+		{"containers", lenField(2, cat(container("a"), container("b"), lenField(3, []byte("Always")), container("c")))},
+		{"container args", lenField(2, lenField(2, cat(lenField(3, []byte("x")), lenField(1, []byte("c")), lenField(3, []byte("y")), lenField(3, []byte("z")))))},
+		{"labels", lenField(1, cat(label("a", "1"), lenField(3, []byte("ns")), label("b", "2"), label("c", "3")))},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var want corev1.Pod
+			if err := want.Unmarshal(tt.data); err != nil {
+				t.Fatal(err)
+			}
+			for _, share := range []*intern.DecodeSharing{nil, testSharing} {
+				var got corev1.Pod
+				if handled, err := IntoSharing(tt.data, &got, share, true); !handled || err != nil {
+					t.Fatalf("sharing %v: handled %v, %v", share != nil, handled, err)
+				}
+				if !reflect.DeepEqual(&got, &want) {
+					t.Errorf("sharing %v: objects differ\n%s", share != nil, diff(&want, &got))
+				}
+			}
+		})
+	}
 }

@@ -103,7 +103,9 @@ func (s *ProtobufSerializer) decodeFast(data []byte, defaults *schema.GroupVersi
 	if !ok {
 		return nil, nil, false
 	}
-	target.Reset()
+	if obj == into {
+		target.Reset() // a new object is zero already
+	}
 	if handled, err := protodecode.IntoSharing(env.raw, obj, share, obj != into); !handled || err != nil {
 		// No generated decoder, or input it leaves to the reference:
 		// the type's own Unmarshal on a reset object, as the reference.

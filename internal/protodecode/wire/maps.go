@@ -50,7 +50,7 @@ func (r *Reader) entry(typ int) (key, value []byte, hasValue bool, err error) {
 // all the entries.
 func StringMap[M ~map[K]V, K ~string, V ~string](r *Reader, typ int, num int32, m *M) error {
 	if *m == nil && typ == wireBytes {
-		*m = make(M, r.count(num))
+		*m = make(M, r.sizeHint(num))
 	}
 	key, value, _, err := r.entry(typ)
 	if err != nil {
@@ -64,7 +64,7 @@ func StringMap[M ~map[K]V, K ~string, V ~string](r *Reader, typ int, num int32, 
 // a new one; num sizes a nil map for all the entries.
 func MessageMap[M ~map[K]V, K ~string, V any](r *Reader, typ int, num int32, m *M, dec func(Reader, *V) error) error {
 	if *m == nil && typ == wireBytes {
-		*m = make(M, r.count(num))
+		*m = make(M, r.sizeHint(num))
 	}
 	key, value, has, err := r.entry(typ)
 	if err != nil {
@@ -84,7 +84,7 @@ func MessageMap[M ~map[K]V, K ~string, V any](r *Reader, typ int, num int32, m *
 // entry without one gets an empty, non-nil value, as in the reference.
 func BytesMap[M ~map[K]V, K ~string, V ~[]byte](r *Reader, typ int, num int32, m *M) error {
 	if *m == nil && typ == wireBytes {
-		*m = make(M, r.count(num))
+		*m = make(M, r.sizeHint(num))
 	}
 	key, value, _, err := r.entry(typ)
 	if err != nil {

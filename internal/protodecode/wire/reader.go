@@ -185,6 +185,18 @@ func skip(b []byte, i int) (int, error) {
 	return 0, ErrFallback
 }
 
+// sizeHint returns how many elements to make room for when the first
+// element of repeated or map field num has just been read: the fields
+// numbered num in the run that starts at the last key (at least 1). Every
+// encoder the API server uses writes a repeated field's elements in one
+// run, so the run is all of them; where they are spread out, the slice or
+// map grows as elements come. Counting to the end of the message instead
+// would scan the rest of it once per repeated field.
+func (r *Reader) sizeHint(num int32) int {
+	_, n := r.run(num) // 0 when malformed
+	return max(1, n)
+}
+
 // count returns how many fields numbered num, length-delimited, follow
 // the last key read, that one included; 1 when the rest is malformed.
 func (r *Reader) count(num int32) int {

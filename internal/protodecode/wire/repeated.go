@@ -8,7 +8,7 @@ func AppendString[S ~[]T, T ~string](r *Reader, typ int, num int32, v *S) error 
 		return err
 	}
 	if *v == nil {
-		*v = make(S, 0, r.count(num))
+		*v = make(S, 0, r.sizeHint(num))
 	}
 	*v = append(*v, T(str(b, false)))
 	return nil
@@ -72,7 +72,7 @@ func AppendMessage[S ~[]T, T any](r *Reader, typ int, num int32, v *S, dec func(
 		return err
 	}
 	if *v == nil {
-		*v = make(S, 0, r.count(num))
+		*v = make(S, 0, r.sizeHint(num))
 	}
 	var zero T
 	*v = append(*v, zero)
