@@ -86,7 +86,7 @@ func readResponseBodyReusing(req *http.Request, resp *http.Response, reuse bool)
 	var body []byte
 	var pooled *reusableBody
 	var err error
-	if n, ok := presize(resp.ContentLength, hint); reuse && ok && n >= minReusedBody {
+	if n, ok := presize(resp.ContentLength, hint); reuse && ok && n >= minReusedBody && n <= maxReusedBody {
 		pooled = takeReusableBody(n)
 		body, err = readSized(resp.Body, n, pooled.buf)
 		if len(body) > n { // overflowed into a buffer of its own

@@ -13,9 +13,17 @@ import "sync"
 // none of it (wirecodec.KeepsNoInput). Any other result, or a body read
 // otherwise, is never pooled: Result.Raw hands the body out.
 
-// minReusedBody is the smallest body read into a reused buffer: below it,
-// an allocation costs little.
-const minReusedBody = 256 << 10
+const (
+	// minReusedBody is the smallest body read into a reused buffer: below
+	// it, an allocation costs little.
+	minReusedBody = 256 << 10
+	// maxReusedBody is the largest: a page of an informer's list (500
+	// objects) is a few megabytes. A whole unpaginated list of thousands
+	// of objects is read rarely, and a pooled buffer of its size would
+	// stay in the heap until two collections drop it, raising the peak
+	// of every list after it by that much.
+	maxReusedBody = 8 << 20
+)
 
 // reusableBody is a pooled buffer. buf keeps its whole capacity; the body
 // read into it is a prefix.

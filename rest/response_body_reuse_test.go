@@ -96,14 +96,16 @@ func reuseClient(t *testing.T, srv *httptest.Server, contentType string) *RESTCl
 }
 
 // TestDecodeOnceReadsIntoAReusedBuffer checks which responses are read into
-// a pooled buffer: only large, presized, successful bodies of the request
-// the context marks; and that every body read is the one sent.
+// a pooled buffer: only presized, successful bodies of the request the
+// context marks, of a page's size; and that every body read is the one
+// sent.
 func TestDecodeOnceReadsIntoAReusedBuffer(t *testing.T) {
 	large := encodeAs(t, runtime.ContentTypeProtobuf, podList(200, 0))
 	small := encodeAs(t, runtime.ContentTypeProtobuf, podList(1, 0))
 	// Only bodies of a megabyte or more leave a size hint.
 	hinted := encodeAs(t, runtime.ContentTypeProtobuf, podList(1000, 0))
 	larger := encodeAs(t, runtime.ContentTypeProtobuf, podList(1500, 0))
+	huge := encodeAs(t, runtime.ContentTypeProtobuf, &corev1.ConfigMap{BinaryData: map[string][]byte{"blob": make([]byte, maxReusedBody+1)}})
 	if len(large) < minReusedBody || len(hinted) < minHintedBody {
 		t.Fatalf("lists of %d and %d bytes: too small", len(large), len(hinted))
 	}
@@ -128,6 +130,7 @@ func TestDecodeOnceReadsIntoAReusedBuffer(t *testing.T) {
 		{"not marked", "declared", servedBody{body: large}, markNone, false},
 		{"marked for another request", "declared", servedBody{body: large}, markOther, false},
 		{"marked, small body", "small", servedBody{body: small}, markSelf, false},
+		{"marked, body larger than a page", "huge", servedBody{body: huge}, markSelf, false},
 		{"marked, failed response", "failed", servedBody{body: bytes.Repeat([]byte("x"), len(large)), contentType: "text/plain", status: http.StatusInternalServerError}, markSelf, false},
 		{"marked, unknown length, no hint yet", "chunked", servedBody{body: hinted, chunked: true}, markSelf, false},
 		{"marked, unknown length, hinted by the last body", "chunked", servedBody{body: hinted, chunked: true}, markSelf, true},
