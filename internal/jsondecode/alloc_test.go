@@ -26,6 +26,11 @@ func TestIntoAllocatesLessThanTheReference(t *testing.T) {
 	if into*2 > ref {
 		t.Errorf("Into allocates %v times per pod, the reference %v: want under half", into, ref)
 	}
+	if raceDetector {
+		// The race detector's sync.Pool drops a quarter of what is put
+		// back, so the pooled lexer is now and then a new one.
+		return
+	}
 	var pod corev1.Pod
 	empty := []byte(`{}`)
 	if n := testing.AllocsPerRun(20, func() { _, _ = Into(empty, &pod) }); n != 0 {

@@ -192,7 +192,7 @@ func decodeMetav1ObjectMeta(l *lex.Lexer, v *metav1.ObjectMeta) error {
 		var err error
 		switch string(key) {
 		case "annotations":
-			err = lex.StringMap(l, &v.Annotations)
+			err = lex.SharedStringMap(l, &v.Annotations)
 		case "creationTimestamp":
 			err = lex.Time(l, &v.CreationTimestamp)
 		case "deletionGracePeriodSeconds":
@@ -206,7 +206,7 @@ func decodeMetav1ObjectMeta(l *lex.Lexer, v *metav1.ObjectMeta) error {
 		case "generation":
 			err = lex.Int(l, &v.Generation)
 		case "labels":
-			err = lex.StringMap(l, &v.Labels)
+			err = lex.SharedStringMap(l, &v.Labels)
 		case "managedFields":
 			err = lex.Slice(l, &v.ManagedFields, decodeMetav1ManagedFieldsEntry)
 		case "name":

@@ -230,3 +230,41 @@ func (l *Lexer) release() {
 	l.scratch = l.scratch[:0]
 	lexers.Put(l)
 }
+
+// maxSharedMap bounds the maps shared by value: the labels of a pod or a
+// resource list are well under a kilobyte.
+const maxSharedMap = 1 << 10
+
+// SharedStringMap decodes an object into *m as StringMap does; with
+// l.Share, see sharedMap.
+func SharedStringMap[K ~string, V ~string, M ~map[K]V](l *Lexer, m *M) error {
+	return sharedMap(l, m, StringMap[K, V, M])
+}
+
+// sharedMap decodes an object into *m with decode. With l.Share, a nil
+// *m and a small object, the result is the map decoded before from the
+// same bytes when there is one (objects of one owner have the same labels
+// and resource lists), and a new one is kept for the next: a map is what
+// its bytes make of it, whatever object it is in.
+func sharedMap[K comparable, V any, M ~map[K]V](l *Lexer, m *M, decode func(*Lexer, *M) error) error {
+	if l.Share == nil || *m != nil || l.Next() != '{' {
+		return decode(l, m)
+	}
+	sp := l.containerAt(l.pos)
+	if sp == nil || int(sp.end)-l.pos > maxSharedMap {
+		return decode(l, m)
+	}
+	raw := l.data[l.pos:sp.end]
+	if held, ok := l.Share.Value(raw); ok {
+		if shared, ok := held.(M); ok {
+			*m = shared
+			l.pos = int(sp.end)
+			return nil
+		}
+	}
+	if err := decode(l, m); err != nil {
+		return err
+	}
+	l.Share.KeepValue(raw, *m)
+	return nil
+}

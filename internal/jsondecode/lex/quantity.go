@@ -77,8 +77,14 @@ func int64Backed(q resource.Quantity) bool {
 }
 
 // QuantityMap is Map for quantity values (resource lists): the element
-// decodes in a local value instead of an escaping buffer.
+// decodes in a local value instead of an escaping buffer. With l.Share,
+// equal resource lists decode to one shared map (see sharedMap).
 func QuantityMap[K ~string, M ~map[K]resource.Quantity](l *Lexer, m *M) error {
+	return sharedMap(l, m, quantityMap[K, M])
+}
+
+// quantityMap decodes a resource list as QuantityMap does, unshared.
+func quantityMap[K ~string, M ~map[K]resource.Quantity](l *Lexer, m *M) error {
 	if done, err := openMap(l, m); done {
 		return err
 	}

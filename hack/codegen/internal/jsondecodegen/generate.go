@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/kubeclient/client-go/hack/codegen/internal/decodepolicy"
 	"github.com/kubeclient/client-go/hack/codegen/internal/decoderoots"
 	"github.com/kubeclient/client-go/hack/codegen/internal/gofile"
 	"github.com/kubeclient/client-go/hack/codegen/internal/layout"
@@ -22,21 +23,6 @@ type Options struct {
 	Package string
 	// RuntimePath is the import path of the lex runtime.
 	RuntimePath string
-}
-
-// uniqueStrings lists string fields whose values rarely repeat between
-// objects; they are not interned so they do not churn the intern table.
-var uniqueStrings = map[string]bool{
-	"k8s.io/apimachinery/pkg/apis/meta/v1.ObjectMeta.Name":            true,
-	"k8s.io/apimachinery/pkg/apis/meta/v1.ObjectMeta.UID":             true,
-	"k8s.io/apimachinery/pkg/apis/meta/v1.ObjectMeta.ResourceVersion": true,
-	"k8s.io/apimachinery/pkg/apis/meta/v1.ObjectMeta.SelfLink":        true,
-	"k8s.io/apimachinery/pkg/apis/meta/v1.ListMeta.ResourceVersion":   true,
-	"k8s.io/apimachinery/pkg/apis/meta/v1.ListMeta.Continue":          true,
-	"k8s.io/apimachinery/pkg/apis/meta/v1.ListMeta.SelfLink":          true,
-	"k8s.io/api/core/v1.PodStatus.PodIP":                              true,
-	"k8s.io/api/core/v1.PodIP.IP":                                     true,
-	"k8s.io/api/core/v1.ContainerStatus.ContainerID":                  true,
 }
 
 // wellKnown maps types whose UnmarshalJSON the runtime reproduces to the
@@ -175,8 +161,12 @@ func (g *generator) structDecoder(t *model.Type) {
 			owner = g.embeddedStruct(fld.Type)
 		}
 		last := jf.path[len(jf.path)-1]
-		intern := !uniqueStrings[owner.Package.Path+"."+owner.Name+"."+last.Name]
-		f.Printf("\t\t\terr = %s\n", g.call(last.Type, "&"+target, intern))
+		qualified := owner.Package.Path + "." + owner.Name + "." + last.Name
+		if decodepolicy.SharedStringMaps[qualified] && g.isStringMap(last.Type) {
+			f.Printf("\t\t\terr = %s.SharedStringMap(l, &%s)\n", lex, target)
+			continue
+		}
+		f.Printf("\t\t\terr = %s\n", g.call(last.Type, "&"+target, !decodepolicy.UniqueStrings[qualified]))
 	}
 	f.Printf("\t\tdefault:\n\t\t\tl.Skip()\n\t\t}\n\t\tif err != nil {\n\t\t\treturn err\n\t\t}\n\t}\n}\n\n")
 }
@@ -295,6 +285,12 @@ func (g *generator) isByteLike(ref *model.TypeRef) bool {
 	t := g.lookup(ref)
 	return t != nil && t.Kind == model.KindOther && t.Underlying != nil && t.Underlying.Kind == model.RefBuiltin &&
 		(t.Underlying.Name == "byte" || t.Underlying.Name == "uint8")
+}
+
+// isStringMap reports whether ref is a map of strings that StringMap
+// decodes.
+func (g *generator) isStringMap(ref *model.TypeRef) bool {
+	return ref.Kind == model.RefMap && g.isStringKind(ref.Key) && g.isStringKind(ref.Elem) && !g.hasUnmarshalJSON(ref.Elem)
 }
 
 func (g *generator) isStringKind(ref *model.TypeRef) bool {

@@ -6,34 +6,11 @@ import (
 	"github.com/kubeclient/client-go/hack/codegen/internal/model"
 )
 
-// uniqueStrings lists string fields whose values rarely repeat between
-// objects; they are not interned so they do not churn the intern table.
-var uniqueStrings = map[string]bool{
-	"k8s.io/apimachinery/pkg/apis/meta/v1.ObjectMeta.Name":            true,
-	"k8s.io/apimachinery/pkg/apis/meta/v1.ObjectMeta.UID":             true,
-	"k8s.io/apimachinery/pkg/apis/meta/v1.ObjectMeta.ResourceVersion": true,
-	"k8s.io/apimachinery/pkg/apis/meta/v1.ObjectMeta.SelfLink":        true,
-	"k8s.io/apimachinery/pkg/apis/meta/v1.ListMeta.ResourceVersion":   true,
-	"k8s.io/apimachinery/pkg/apis/meta/v1.ListMeta.Continue":          true,
-	"k8s.io/apimachinery/pkg/apis/meta/v1.ListMeta.SelfLink":          true,
-	"k8s.io/api/core/v1.PodStatus.PodIP":                              true,
-	"k8s.io/api/core/v1.PodIP.IP":                                     true,
-	"k8s.io/api/core/v1.ContainerStatus.ContainerID":                  true,
-}
-
 // sharedBytes lists bytes fields whose values repeat whole between
 // objects (the managed-fields sets of pods of one owner): with a Sharing,
 // the decoders return one shared copy of each.
 var sharedBytes = map[string]bool{
 	"k8s.io/apimachinery/pkg/apis/meta/v1.FieldsV1.Raw": true,
-}
-
-// sharedStringMaps lists maps of strings that repeat whole between
-// objects (the labels of pods of one owner): with a Sharing, the decoders
-// return one shared map for equal bytes.
-var sharedStringMaps = map[string]bool{
-	"k8s.io/apimachinery/pkg/apis/meta/v1.ObjectMeta.Labels":      true,
-	"k8s.io/apimachinery/pkg/apis/meta/v1.ObjectMeta.Annotations": true,
 }
 
 // wellKnown maps the types whose Unmarshal is written by hand to the

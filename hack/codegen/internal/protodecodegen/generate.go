@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/kubeclient/client-go/hack/codegen/internal/decodepolicy"
 	"github.com/kubeclient/client-go/hack/codegen/internal/decoderoots"
 	"github.com/kubeclient/client-go/hack/codegen/internal/gofile"
 	"github.com/kubeclient/client-go/hack/codegen/internal/layout"
@@ -126,14 +127,14 @@ func (g *generator) typeName(t *model.Type) string {
 }
 
 // fieldCall returns the call decoding field fld of message t, as call
-// does, with the fields listed in uniqueStrings and sharedBytes decoded
+// does, with the fields listed in decodepolicy and sharedBytes decoded
 // as they say, and the spec of an object reused (see reusedField).
 func (g *generator) fieldCall(t *model.Type, fld *model.Field, tag protoTag) (string, bool) {
 	qualified := t.Package.Path + "." + t.Name + "." + fld.Name
 	if sharedBytes[qualified] && g.scalarOf(fld.Type) == scalarBytes {
 		return fmt.Sprintf("%s.SetSharedBytes(&r, typ, &v.%s)", g.f.Import(g.opts.RuntimePath), fld.Name), true
 	}
-	if sharedStringMaps[qualified] && fld.Type.Kind == model.RefMap &&
+	if decodepolicy.SharedStringMaps[qualified] && fld.Type.Kind == model.RefMap &&
 		g.scalarOf(fld.Type.Key) == scalarString && g.scalarOf(fld.Type.Elem) == scalarString {
 		return fmt.Sprintf("%s.SharedStringMap(&r, typ, %d, &v.%s)", g.f.Import(g.opts.RuntimePath), tag.num, fld.Name), true
 	}
@@ -142,7 +143,7 @@ func (g *generator) fieldCall(t *model.Type, fld *model.Field, tag protoTag) (st
 			return fmt.Sprintf("%s.Reused(&r, typ, %d, &v.%s, %s)", g.f.Import(g.opts.RuntimePath), tag.num, fld.Name, fn), true
 		}
 	}
-	return g.call(fld.Type, tag, "&v."+fld.Name, !uniqueStrings[qualified])
+	return g.call(fld.Type, tag, "&v."+fld.Name, !decodepolicy.UniqueStrings[qualified])
 }
 
 // reusedField reports whether field fld of message t is decoded with
