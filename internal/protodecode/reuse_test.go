@@ -86,6 +86,45 @@ func TestReusedSpecs(t *testing.T) {
 		decodeInto(t, list, l, share, false)
 		decodeInto(t, otherData, &corev1.Pod{}, share, true)
 	})
+	t.Run("equal specs one after the other in a list are shared", func(t *testing.T) {
+		twin := wiretest.Pod("web-1b") // web-1's spec, another name
+		runs, err := (&corev1.PodList{Items: []corev1.Pod{*pod, *twin, *other, *pod}}).Marshal()
+		if err != nil {
+			t.Fatal(err)
+		}
+		l := &corev1.PodList{}
+		decodeInto(t, runs, l, newShare(), false)
+		it := l.Items
+		if !sameArray(it[0].Spec.Containers, it[1].Spec.Containers) {
+			t.Error("the spec of the item after an equal one not shared")
+		}
+		if sameArray(it[1].Spec.Containers, it[2].Spec.Containers) || sameArray(it[2].Spec.Containers, it[3].Spec.Containers) {
+			t.Error("different specs shared")
+		}
+	})
+	t.Run("a list whose decode fails shares nothing after it", func(t *testing.T) {
+		share := newShare()
+		twins, err := (&corev1.PodList{Items: []corev1.Pod{*pod, *pod}}).Marshal()
+		if err != nil {
+			t.Fatal(err)
+		}
+		// A third item says it is five bytes long, and one follows.
+		broken := append(twins, 0x0a, 0x05, 0x01)
+		failed := &corev1.PodList{}
+		if _, err := IntoSharing(broken, failed, share, false); err == nil {
+			t.Fatal("truncated list decoded")
+		}
+		if !sameArray(failed.Items[0].Spec.Containers, failed.Items[1].Spec.Containers) {
+			t.Fatal("the second item did not copy the first: the case is not tested")
+		}
+		b := &corev1.Pod{}
+		decodeInto(t, data, b, share, true)
+		for _, item := range failed.Items {
+			if sameArray(item.Spec.Containers, b.Spec.Containers) {
+				t.Error("spec of a failed list decode reused")
+			}
+		}
+	})
 	t.Run("a failed decode keeps nothing", func(t *testing.T) {
 		share := newShare()
 		truncated := data[:len(data)-3] // the spec decodes, the status does not
