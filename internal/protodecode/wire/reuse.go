@@ -10,7 +10,7 @@ import (
 // decoded. They become reusable by other decodes (Commit) only once the
 // whole object has decoded: a decode that fails or is left to the
 // reference resets the object, and nobody outside it may have copied its
-// parts before that. Within the decode, the message decoded last is
+// parts before that. Within the decode, the message logged last is
 // reusable at once: the next equal one, in the next item of a list, is a
 // copy of it (a list is sorted by name, so the pods of one ReplicaSet come
 // one after the other, and those on one node, or not yet scheduled, have
