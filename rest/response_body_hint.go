@@ -1,8 +1,11 @@
 package rest
 
 import (
+	"io"
 	"net/http"
 	"sync"
+
+	"github.com/kubeclient/client-go/internal/fastpath"
 )
 
 // A large body of unknown length (a LIST streamed with chunked transfer
@@ -11,9 +14,14 @@ import (
 // a list of tens of megabytes that is the peak of the heap. The pages of
 // an informer's list, or the lists a controller repeats, come back at
 // about the size they had last time, so the size of the last large body
-// read for a method and path is the hint for the next one: the body is
-// read into one buffer of that size, with some room to spare, and only
-// what overflows it goes through chunks.
+// read for a request is the hint for the next one: once it has shown to be
+// large (response_body.go), the body is read into one buffer of that size,
+// with some room to spare, and only what overflows it goes through chunks.
+//
+// A request is its method, path and query, without the parameters that
+// change from one page or one list to the next while the size stays
+// (continue, resourceVersion): a filtered list of a path is another
+// request than the whole list.
 
 const (
 	// minHintedBody is the smallest body whose size is remembered:
@@ -25,10 +33,26 @@ const (
 )
 
 // bodyHintKey names the responses that share a size hint.
-type bodyHintKey struct{ method, path string }
+type bodyHintKey struct{ method, path, query string }
 
-// bodyHints holds the size of the last large body read for each method
-// and path. Its lock guards sizes.
+// hintKey returns the key of req's responses, ok false for none.
+func hintKey(req *http.Request) (k bodyHintKey, ok bool) {
+	if req == nil || req.URL == nil {
+		return k, false
+	}
+	k = bodyHintKey{method: req.Method, path: req.URL.Path}
+	if req.URL.RawQuery != "" {
+		query := req.URL.Query()
+		for _, varying := range []string{"continue", "resourceVersion"} {
+			query.Del(varying)
+		}
+		k.query = query.Encode()
+	}
+	return k, true
+}
+
+// bodyHints holds the size of the last large body read for each request.
+// Its lock guards sizes.
 var bodyHints struct {
 	sync.Mutex
 	sizes map[bodyHintKey]int
@@ -38,11 +62,12 @@ var bodyHints struct {
 // when its length is unknown: the last large one's plus a sixteenth, or
 // 0 for none.
 func bodySizeHint(req *http.Request) int {
-	if req == nil || req.URL == nil {
+	k, ok := hintKey(req)
+	if !ok {
 		return 0
 	}
 	bodyHints.Lock()
-	n := bodyHints.sizes[bodyHintKey{req.Method, req.URL.Path}]
+	n := bodyHints.sizes[k]
 	bodyHints.Unlock()
 	return n + n/16
 }
@@ -50,10 +75,10 @@ func bodySizeHint(req *http.Request) int {
 // noteBodySize remembers n, the length of the body just read for req,
 // when it is large, and forgets a hint that no longer applies.
 func noteBodySize(req *http.Request, n int) {
-	if req == nil || req.URL == nil {
+	k, ok := hintKey(req)
+	if !ok {
 		return
 	}
-	k := bodyHintKey{req.Method, req.URL.Path}
 	bodyHints.Lock()
 	defer bodyHints.Unlock()
 	switch {
@@ -75,26 +100,32 @@ func readResponseBody(req *http.Request, resp *http.Response) ([]byte, error) {
 }
 
 // readResponseBodyReusing reads resp's body as readResponseBody does; with
-// reuse, a large presized body is read into a pooled buffer, returned as
+// reuse, a body of a page's size is read into a pooled buffer, returned as
 // well (see response_body_reuse.go). A nil buffer means the body has a
-// buffer of its own.
+// buffer of its own. With the fastpath.BodyPool switch off, it reads the
+// body as client-go does: io.ReadAll, no hints, no pooled buffer.
 func readResponseBodyReusing(req *http.Request, resp *http.Response, reuse bool) ([]byte, *reusableBody, error) {
+	if !fastpath.BodyPool.On() {
+		body, err := io.ReadAll(resp.Body)
+		return body, nil, err
+	}
 	hint := 0
 	if resp.ContentLength < 0 {
 		hint = bodySizeHint(req)
 	}
-	var body []byte
+	expect := expectedSize(resp.ContentLength, hint)
 	var pooled *reusableBody
-	var err error
-	if n, ok := presize(resp.ContentLength, hint); reuse && ok && n >= minReusedBody && n <= maxReusedBody {
-		pooled = takeReusableBody(n)
-		body, err = readSized(resp.Body, n, pooled.buf)
-		if len(body) > n { // overflowed into a buffer of its own
-			pooled.release()
-			pooled = nil
+	alloc := func(n int) []byte { return make([]byte, n+1) }
+	if reuse && expect >= minReusedBody && expect <= maxReusedBody {
+		alloc = func(n int) []byte {
+			pooled = takeReusableBody(n)
+			return pooled.buf
 		}
-	} else {
-		body, err = readBody(resp.Body, resp.ContentLength, hint)
+	}
+	body, inBuf, err := readExpected(resp.Body, expect, alloc)
+	if !inBuf { // read in chunks, or overflowed the buffer
+		pooled.release()
+		pooled = nil
 	}
 	if resp.ContentLength < 0 {
 		noteBodySize(req, len(body))

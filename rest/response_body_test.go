@@ -21,6 +21,7 @@ func TestReadBody(t *testing.T) {
 	}
 	errBroken := errors.New("connection reset")
 	big := payload(3*bodyChunkSize + 17)
+	huge := payload(2*maxPresizedBody + 5) // past what is presized
 	cases := []struct {
 		name   string
 		body   func() io.Reader
@@ -40,7 +41,13 @@ func TestReadBody(t *testing.T) {
 		{"shorter than declared", func() io.Reader { return bytes.NewReader(payload(10)) }, 500},
 		{"longer than declared", func() io.Reader { return bytes.NewReader(big) }, 10},
 		{"longer than declared by one byte", func() io.Reader { return bytes.NewReader(payload(11)) }, 10},
-		{"declared length too large to presize", func() io.Reader { return bytes.NewReader(payload(10)) }, maxPresizedBody},
+		{"declared length too large to presize", func() io.Reader { return bytes.NewReader(payload(10)) }, 64 * maxPresizedBody},
+		{"past the presized size, length declared", func() io.Reader { return bytes.NewReader(huge) }, int64(len(huge))},
+		{"past the presized size, length unknown", func() io.Reader { return bytes.NewReader(huge) }, -1},
+		{"past the presized size, longer than declared", func() io.Reader { return bytes.NewReader(huge) }, maxPresizedBody + 1},
+		{"past the presized size, shorter than declared", func() io.Reader {
+			return io.MultiReader(bytes.NewReader(huge), iotest.ErrReader(io.ErrUnexpectedEOF))
+		}, int64(len(huge) + 1)},
 		{"error after data, length unknown", func() io.Reader {
 			return io.MultiReader(bytes.NewReader(big), iotest.ErrReader(errBroken))
 		}, -1},
@@ -55,7 +62,7 @@ func TestReadBody(t *testing.T) {
 	// A size hint, used when the length is unknown, may be short, exact or
 	// long; the result is the same.
 	for _, tc := range cases {
-		for _, hint := range []int{0, 1, 99, 100, len(big), 1 << 20, maxPresizedBody} {
+		for _, hint := range []int{0, 1, 99, 100, len(big), 1 << 20, len(huge), 2 * len(huge), trustFactor * len(huge), 64 << 20} {
 			t.Run(fmt.Sprintf("%s/hint=%d", tc.name, hint), func(t *testing.T) {
 				want, wantErr := io.ReadAll(tc.body())
 				got, err := readBody(tc.body(), tc.length, hint)
@@ -70,6 +77,52 @@ func TestReadBody(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestReadExpectedAllocatesAsBytesArrive: a body is given a buffer of its
+// expected size up front only when that is modest; a larger one only once
+// the bytes received reach 1/trustFactor of it, so a body far shorter than
+// expected never gets one.
+func TestReadExpectedAllocatesAsBytesArrive(t *testing.T) {
+	const mib = 1 << 20
+	for _, tc := range []struct {
+		name      string
+		expect    int
+		body      int
+		wantAlloc bool // alloc(expect) is called
+		wantInBuf bool
+	}{
+		{"modest, presized", 100, 10, true, true},
+		{"modest, exact", maxPresizedBody, maxPresizedBody, true, true},
+		{"modest, longer", maxPresizedBody, maxPresizedBody + 1, true, false},
+		{"large, a tiny body", 16 * mib, 100, false, false},
+		{"large, a body just short of trust", 16 * mib, 16*mib/trustFactor - 1, false, false},
+		{"large, a body reaching trust", 16 * mib, 16*mib/trustFactor + 1, true, true},
+		{"large, exact", 2 * mib, 2 * mib, true, true},
+		{"large, longer", 2 * mib, 3 * mib, true, false},
+		{"none expected", -1, 3 * mib, false, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			body := bytes.Repeat([]byte{'k'}, tc.body)
+			allocated := 0
+			got, inBuf, err := readExpected(bytes.NewReader(body), tc.expect, func(n int) []byte {
+				if allocated > 0 {
+					t.Fatal("alloc called twice")
+				}
+				allocated = n
+				return make([]byte, n+1)
+			})
+			if err != nil || !bytes.Equal(got, body) {
+				t.Fatalf("read %d bytes, %v; want the %d sent", len(got), err, len(body))
+			}
+			if (allocated > 0) != tc.wantAlloc || (tc.wantAlloc && allocated != tc.expect) {
+				t.Errorf("allocated a buffer for %d bytes, want one: %v", allocated, tc.wantAlloc)
+			}
+			if inBuf != tc.wantInBuf {
+				t.Errorf("body in the buffer: %v, want %v", inBuf, tc.wantInBuf)
+			}
+		})
 	}
 }
 
@@ -126,6 +179,38 @@ func TestReadBodyOwnsItsBytes(t *testing.T) {
 	for i, got := range results {
 		if want := bytes.Repeat([]byte{byte('0' + i)}, 2*bodyChunkSize+i); !bytes.Equal(got, want) {
 			t.Errorf("body %d changed after later reads", i)
+		}
+	}
+}
+
+// TestBodySizeHintKeys: a hint applies to the same method, path and query,
+// whatever the page (continue) or resourceVersion asked for.
+func TestBodySizeHintKeys(t *testing.T) {
+	req := func(method, uri string) *http.Request {
+		u, err := url.ParseRequestURI(uri)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &http.Request{Method: method, URL: u}
+	}
+	noted := req(http.MethodGet, "/api/v1/namespaces/hints/pods?limit=500&resourceVersion=7&continue=abc")
+	noteBodySize(noted, 2*minHintedBody)
+	defer noteBodySize(noted, 0)
+	for _, tc := range []struct {
+		method, uri string
+		want        bool
+	}{
+		{http.MethodGet, "/api/v1/namespaces/hints/pods?limit=500&resourceVersion=7&continue=abc", true},
+		{http.MethodGet, "/api/v1/namespaces/hints/pods?continue=def&limit=500", true},
+		{http.MethodGet, "/api/v1/namespaces/hints/pods?limit=500&resourceVersion=9", true},
+		{http.MethodGet, "/api/v1/namespaces/hints/pods?limit=500&labelSelector=app%3Dx", false},
+		{http.MethodGet, "/api/v1/namespaces/hints/pods?limit=100", false},
+		{http.MethodGet, "/api/v1/namespaces/hints/pods", false},
+		{http.MethodPost, "/api/v1/namespaces/hints/pods?limit=500", false},
+		{http.MethodGet, "/api/v1/namespaces/other/pods?limit=500", false},
+	} {
+		if got := bodySizeHint(req(tc.method, tc.uri)) > 0; got != tc.want {
+			t.Errorf("%s %s: hinted %v, want %v", tc.method, tc.uri, got, tc.want)
 		}
 	}
 }
