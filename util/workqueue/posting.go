@@ -14,7 +14,10 @@ import (
 // posted meanwhile (unlock). A caller whose Add or Done finds q.mu held
 // posts the operation and returns as soon as it sees q.held set: the
 // holder will see the post when it checks after releasing, since the
-// post came before the holder cleared q.held. If q.held is clear, the
+// post came before the holder cleared q.held. The holder's check counts
+// a post whose poster claimed its slot and has not written it yet, and
+// taking such a post waits for the write (inbox.Inbox.Take): a later post
+// behind it is not hidden. If q.held is clear, the
 // holder is just taking or just releasing q.mu, and the poster tries to
 // take it itself until either happens (post). So a posted operation is
 // applied before the poster's next call that takes the lock, and no
@@ -75,7 +78,7 @@ func (q *Typed[T]) unlock() {
 		for range wakes {
 			q.cond.Signal()
 		}
-		if !q.posted.Ready() || !q.tryLock() {
+		if !q.posted.Pending() || !q.tryLock() {
 			return
 		}
 	}

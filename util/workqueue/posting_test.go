@@ -1,8 +1,15 @@
 package workqueue
 
 import (
+	"fmt"
+	"slices"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/kubeclient/client-go/internal/fastpath"
+	"github.com/kubeclient/client-go/util/workqueue/internal/inbox"
 )
 
 // start runs f on a goroutine of its own; the channel closes when f
@@ -35,11 +42,18 @@ func returnsWithin(t *testing.T, what string, f func()) {
 	awaitDone(t, start(f), what+" did not return while the queue's lock was held")
 }
 
+// newPostingQueue returns a queue that posts, whatever the environment
+// says of the fastpath.WorkqueueInbox switch.
+func newPostingQueue() *Typed[string] {
+	defer fastpath.WorkqueueInbox.Set(true)()
+	return NewTyped[string]()
+}
+
 // TestTypedPostedOperationsApplyInOrder: Adds and Dones made while another
 // goroutine holds the queue's lock return at once and take effect, in the
 // order they were made, before any later call sees the queue.
 func TestTypedPostedOperationsApplyInOrder(t *testing.T) {
-	q := NewTyped[string]()
+	q := newPostingQueue()
 	defer q.ShutDown()
 	q.Add("in-flight")
 	if item, _ := q.Get(); item != "in-flight" {
@@ -71,7 +85,7 @@ func TestTypedPostedOperationsApplyInOrder(t *testing.T) {
 // waits for the lock is applied when the lock is released, and the drain
 // completes.
 func TestTypedPostedDoneReleasesDrain(t *testing.T) {
-	q := NewTyped[string]()
+	q := newPostingQueue()
 	q.Add("x")
 	q.Get()
 
@@ -85,7 +99,7 @@ func TestTypedPostedDoneReleasesDrain(t *testing.T) {
 // TestTypedPostedAddWakesParkedGet: an Add posted while the lock is held
 // reaches a Get that parks meanwhile.
 func TestTypedPostedAddWakesParkedGet(t *testing.T) {
-	q := NewTyped[string]()
+	q := newPostingQueue()
 	defer q.ShutDown()
 	var item string
 	got := start(func() { item, _ = q.Get() })
@@ -117,5 +131,104 @@ func TestTypedWithMetricsDoesNotPost(t *testing.T) {
 	defer q.ShutDown()
 	if q.posted.Post(postedOp[string]{item: "a"}) {
 		t.Fatal("a queue with metrics accepted a posted operation")
+	}
+}
+
+// TestTypedAddThatReturnedIsNeverLost holds one Add between claiming its
+// inbox slot and writing it, while the queue's lock is held, and makes a
+// second Add that posts behind it and returns. Whatever the next call to
+// take the lock is, it must see the second Add: Len counts it, and after
+// ShutDown the item is still there to Get (an Add applied after ShutDown
+// is dropped).
+func TestTypedAddThatReturnedIsNeverLost(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		next func(q *Typed[string]) // the call after the lock is released
+	}{
+		{"Len", func(q *Typed[string]) {}},
+		{"ShutDown", func(q *Typed[string]) { q.ShutDown() }},
+		{"ShutDownWithDrain", func(q *Typed[string]) { q.ShutDownWithDrain() }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			q := newPostingQueue()
+			defer q.ShutDown()
+			claimed, release := make(chan struct{}), make(chan struct{})
+			var claims atomic.Int32
+			var releaseOnce sync.Once
+			releaseFirst := func() { releaseOnce.Do(func() { close(release) }) }
+			defer inbox.SetHooks(&inbox.Hooks{
+				Claimed: func() {
+					if claims.Add(1) == 1 { // the first Add only
+						close(claimed)
+						<-release
+					}
+				},
+				// The fixed queue waits for the first Add's write here.
+				Waiting: releaseFirst,
+			})()
+
+			q.lock()
+			firstDone := start(func() { q.Add("first") })
+			<-claimed
+			returnsWithin(t, "Add", func() { q.Add("second") })
+			q.unlock()
+			tc.next(q)
+			n := q.Len()
+			releaseFirst() // the old queue never waited for it
+			awaitDone(t, firstDone, "the first Add did not return")
+			if n < 1 {
+				t.Fatalf("Len() = %d after Add(%q) returned", n, "second")
+			}
+			var got []string
+			for q.Len() > 0 {
+				item, _ := q.Get()
+				got = append(got, item)
+				q.Done(item)
+			}
+			if !slices.Contains(got, "second") {
+				t.Fatalf("Get handed out %q: the Add of %q that returned was lost", got, "second")
+			}
+		})
+	}
+}
+
+// TestTypedInboxSwitch: a queue made with the fastpath.WorkqueueInbox
+// switch off posts nothing (every Add and Done waits for the lock, as
+// client-go's do) and works as a queue; one made with it on posts.
+func TestTypedInboxSwitch(t *testing.T) {
+	for _, on := range []bool{true, false} {
+		t.Run(fmt.Sprintf("on=%v", on), func(t *testing.T) {
+			restore := fastpath.WorkqueueInbox.Set(on)
+			q := NewTyped[string]()
+			restore() // the queue keeps what it was made with
+			defer q.ShutDown()
+			if posted := q.post(postedOp[string]{item: "posted"}); posted != on {
+				t.Fatalf("post() = %v, want %v", posted, on)
+			}
+			if on {
+				q.Get() // the posted item
+			}
+			var wg sync.WaitGroup
+			for p := range 4 {
+				wg.Go(func() {
+					for i := range 500 {
+						q.Add(fmt.Sprint(p, "-", i))
+					}
+				})
+			}
+			seen := map[string]bool{}
+			for len(seen) < 4*500 {
+				item, shutdown := q.Get()
+				if shutdown {
+					t.Fatal("queue shut down")
+				}
+				seen[item] = true
+				q.Done(item)
+			}
+			wg.Wait()
+			if n := q.Len(); n != 0 {
+				t.Fatalf("Len() = %d after every item was processed", n)
+			}
+		})
 	}
 }

@@ -8,7 +8,8 @@ package workqueue
 // before mu is taken, to keep the critical sections short.
 //
 // An Add or Done that finds mu held does not wait for it when the queue
-// reports no metrics: it posts its operation to Typed.posted and returns,
+// reports no metrics and the fastpath.WorkqueueInbox switch was on when
+// the queue was made: it posts its operation to Typed.posted and returns,
 // and a holder of mu applies it (see posting.go). Every holder applies
 // what was posted as soon as it takes mu, before its own operation, so
 // any call that takes the lock sees every Add and Done that returned
@@ -25,6 +26,7 @@ import (
 
 	"k8s.io/utils/clock"
 
+	"github.com/kubeclient/client-go/internal/fastpath"
 	"github.com/kubeclient/client-go/util/workqueue/internal/inbox"
 	"github.com/kubeclient/client-go/util/workqueue/internal/ledger"
 	"github.com/kubeclient/client-go/util/workqueue/internal/ring"
@@ -134,8 +136,11 @@ func newTyped[T comparable](c clock.WithTicker, custom Queue[T], metrics *queueM
 	if metrics != nil {
 		ticker := c.NewTicker(period)
 		q.loops.Go(func() { q.publishMetrics(ticker) })
-	} else {
-		// With metrics, posted operations would take their timestamps late.
+	} else if fastpath.WorkqueueInbox.On() {
+		// With metrics, posted operations would take their timestamps
+		// late. With the switch off, every Add and Done waits for the
+		// lock, as client-go's do: an inbox never initialized takes no
+		// post.
 		q.posted.Init(postedSlots)
 	}
 	return q

@@ -2,7 +2,10 @@
 // lock held leave their operation for the lock's holder to apply.
 package inbox
 
-import "sync/atomic"
+import (
+	"runtime"
+	"sync/atomic"
+)
 
 // Inbox is a bounded first-in, first-out queue of elements that any
 // goroutine may Post and that one goroutine at a time, the holder of a
@@ -14,6 +17,12 @@ import "sync/atomic"
 // take; taking it sets the sequence to p+len(slots), freeing the slot for
 // the element that comes one lap later. Posters claim positions by
 // compare-and-swap on tail; the taker advances head alone.
+//
+// A Post that returned is never hidden from a later Take: a poster that
+// claimed a position before it may not have written it yet (it claims,
+// then writes, and may be descheduled in between), so Take waits for that
+// write, which takes the poster no more than a store, rather than report
+// the inbox empty while later positions hold elements.
 type Inbox[E any] struct {
 	// The taker's fields and the posters' tail sit on cache lines of
 	// their own, so that a post does not take the line the taker reads.
@@ -59,6 +68,9 @@ func (b *Inbox[E]) Post(e E) bool {
 		switch seq := s.seq.Load(); {
 		case seq == pos:
 			if b.tail.CompareAndSwap(pos, pos+1) {
+				if h := hooks.Load(); h != nil && h.Claimed != nil {
+					h.Claimed()
+				}
 				s.elem = e
 				s.seq.Store(pos + 1)
 				return true
@@ -70,18 +82,26 @@ func (b *Inbox[E]) Post(e E) bool {
 	}
 }
 
-// Take removes and returns the oldest element if it is ready; an element
-// whose poster has claimed its slot but not yet written it is not, and
-// neither is anything posted after it. Only one goroutine at a time may
-// call Take.
+// Take removes and returns the oldest element, ok false when nothing has
+// been posted since the last Take. If the oldest element's poster has
+// claimed its slot but not yet written it, Take waits for the write. Only
+// one goroutine at a time may call Take.
 func (b *Inbox[E]) Take() (e E, ok bool) {
 	if len(b.slots) == 0 {
 		return e, false
 	}
 	pos := b.head.Load()
+	if pos == b.tail.Load() {
+		return e, false
+	}
 	s := &b.slots[pos&b.mask]
 	if s.seq.Load() != pos+1 {
-		return e, false
+		if h := hooks.Load(); h != nil && h.Waiting != nil {
+			h.Waiting()
+		}
+		for s.seq.Load() != pos+1 {
+			runtime.Gosched() // the poster is between its claim and its write
+		}
 	}
 	e = s.elem
 	var zero E
@@ -91,14 +111,11 @@ func (b *Inbox[E]) Take() (e E, ok bool) {
 	return e, true
 }
 
-// Ready reports whether Take would return an element. It is safe for
+// Pending reports whether Take would return an element: whether a Post
+// has claimed a slot since the last Take, written or not. It is safe for
 // concurrent use; the answer may be stale by the time the caller acts on
 // it, which is why a poster, after Post, must itself try to apply what is
 // posted (see the package workqueue's queue lock).
-func (b *Inbox[E]) Ready() bool {
-	if len(b.slots) == 0 {
-		return false
-	}
-	pos := b.head.Load()
-	return b.slots[pos&b.mask].seq.Load() == pos+1
+func (b *Inbox[E]) Pending() bool {
+	return len(b.slots) != 0 && b.head.Load() != b.tail.Load()
 }

@@ -1,7 +1,9 @@
 package inbox
 
 import (
+	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 )
 
@@ -23,8 +25,8 @@ func TestInboxOrderAndCapacity(t *testing.T) {
 			t.Fatalf("lap %d: Post accepted a fifth element into 4 slots", lap)
 		}
 		for range 4 {
-			if !b.Ready() {
-				t.Fatalf("lap %d: Ready() = false with %d waiting", lap, next-want)
+			if !b.Pending() {
+				t.Fatalf("lap %d: Pending() = false with %d waiting", lap, next-want)
 			}
 			got, ok := b.Take()
 			if !ok || got != want {
@@ -32,8 +34,8 @@ func TestInboxOrderAndCapacity(t *testing.T) {
 			}
 			want++
 		}
-		if b.Ready() {
-			t.Fatalf("lap %d: Ready() = true on an empty inbox", lap)
+		if b.Pending() {
+			t.Fatalf("lap %d: Pending() = true on an empty inbox", lap)
 		}
 		if got, ok := b.Take(); ok {
 			t.Fatalf("lap %d: Take() on an empty inbox = %d, true", lap, got)
@@ -59,8 +61,8 @@ func TestInboxTakeDropsReference(t *testing.T) {
 // has nothing to take (a work queue with metrics never posts).
 func TestInboxUninitialized(t *testing.T) {
 	var b Inbox[string]
-	if b.Post("a") || b.Ready() {
-		t.Fatal("uninitialized inbox accepted a post or reported one ready")
+	if b.Post("a") || b.Pending() {
+		t.Fatal("uninitialized inbox accepted a post or reported one pending")
 	}
 	if _, ok := b.Take(); ok {
 		t.Fatal("uninitialized inbox handed out an element")
@@ -111,5 +113,52 @@ func TestInboxConcurrentPosters(t *testing.T) {
 	mu.Unlock()
 	if taken != posters*each {
 		t.Fatalf("took %d elements, want %d", taken, posters*each)
+	}
+}
+
+// TestInboxTakeWaitsForAClaimedSlot holds a poster between claiming its
+// slot and writing it while a second poster posts behind it: Take must
+// not report the inbox empty, nor Pending report nothing pending, while a
+// Post that returned waits in it; it waits for the first poster's write
+// and then hands out both elements in order.
+func TestInboxTakeWaitsForAClaimedSlot(t *testing.T) {
+	var b Inbox[string]
+	b.Init(4)
+	claimed, release := make(chan struct{}), make(chan struct{})
+	var claims atomic.Int32
+	var releaseOnce sync.Once
+	defer SetHooks(&Hooks{
+		Claimed: func() {
+			if claims.Add(1) == 1 { // the first poster only
+				close(claimed)
+				<-release
+			}
+		},
+		Waiting: func() { releaseOnce.Do(func() { close(release) }) },
+	})()
+	firstDone := make(chan struct{})
+	go func() {
+		defer close(firstDone)
+		b.Post("first")
+	}()
+	<-claimed
+	if !b.Post("second") {
+		t.Fatal("Post refused with room left")
+	}
+	if !b.Pending() {
+		t.Error("Pending() = false after a Post returned")
+	}
+	var got []string
+	for {
+		e, ok := b.Take()
+		if !ok {
+			break
+		}
+		got = append(got, e)
+	}
+	releaseOnce.Do(func() { close(release) }) // if Take did not wait
+	<-firstDone
+	if want := []string{"first", "second"}; !slices.Equal(got, want) {
+		t.Fatalf("took %q, want %q", got, want)
 	}
 }
