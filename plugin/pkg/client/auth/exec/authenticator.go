@@ -168,10 +168,11 @@ type Authenticator struct {
 	getCert *transport.GetCertHolder
 	dial    *transport.DialHolder
 
-	// certWait bounds the TLS certificate callback's wait (certCallbackWait).
-	certWait time.Duration
+	// runLimit bounds a run of a plugin that is not interactive
+	// (pluginRunLimit).
+	runLimit time.Duration
 	// refreshes counts the running refresh goroutines, so tests can wait
-	// for a killed plugin to be reaped.
+	// for a plugin to be reaped.
 	refreshes sync.WaitGroup
 
 	// mu guards the fields below. It is never held while the plugin runs;
@@ -242,7 +243,7 @@ func newAuthenticator(cache *authenticatorCache, isTerminal func(fd int) bool, c
 		stderr:      os.Stderr,
 		environ:     os.Environ,
 		clock:       clock.RealClock{},
-		certWait:    certCallbackWait,
+		runLimit:    pluginRunLimit,
 		connTracker: tracker,
 		allowed:     allowed,
 	}

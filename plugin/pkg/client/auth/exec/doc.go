@@ -7,8 +7,10 @@
 //
 // Unlike client-go, a request waits for the plugin only as long as its
 // context allows: when the context ends the request fails with the
-// context's error at once. Concurrent requests share one plugin run; the
-// run is killed when no request waits for it any more (see refresh.go).
+// context's error at once. Concurrent requests share one plugin run, which
+// goes on when they give up and whose answer is cached for the next
+// request; a plugin that is not interactive is killed after ten minutes
+// (see refresh.go).
 //
 // Layer 1 (configuration) of kubeclient, with the exception the README names:
 // its round tripper wraps requests with transport (layer 2) helpers; it never

@@ -42,8 +42,23 @@ func TestMain(m *testing.M) {
 //	PLUGIN_VERSION  apiVersion to reply with (default: the request's)
 //	PLUGIN_CERTS    directory with cert-n.pem / key-n.pem
 //	PLUGIN_PID_OUT  file receiving the plugin's process id
-//	PLUGIN_RELEASE  file whose appearance lets a "wait" plugin answer
+//	PLUGIN_RELEASE  file whose appearance lets the plugin answer (any mode;
+//	                "wait" is "token" that requires it)
+//	PLUGIN_STARTS   file to which every run appends a line as it starts
 func runFakePlugin(mode string) int {
+	if starts := os.Getenv("PLUGIN_STARTS"); starts != "" {
+		f, err := os.OpenFile(starts, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+		if err == nil {
+			_, err = f.WriteString("started\n")
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 2
+		}
+	}
 	if out := os.Getenv("PLUGIN_PID_OUT"); out != "" {
 		if err := os.WriteFile(out+".tmp", []byte(strconv.Itoa(os.Getpid())), 0o600); err != nil {
 			fmt.Fprintln(os.Stderr, err)
@@ -66,14 +81,16 @@ func runFakePlugin(mode string) int {
 		time.Sleep(30 * time.Second)
 		mode = "token"
 	case "wait":
-		// Answers like "token" once the release file exists.
+		mode = "token"
+	}
+	if release := os.Getenv("PLUGIN_RELEASE"); release != "" {
+		// Answers once the release file exists.
 		for {
-			if _, err := os.Stat(os.Getenv("PLUGIN_RELEASE")); err == nil {
+			if _, err := os.Stat(release); err == nil {
 				break
 			}
 			time.Sleep(10 * time.Millisecond)
 		}
-		mode = "token"
 	}
 	n := 1
 	if counter := os.Getenv("PLUGIN_COUNTER"); counter != "" {

@@ -2,12 +2,15 @@ package exec
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -71,10 +74,54 @@ func assertPluginKilled(t *testing.T, a *Authenticator, pidPath string) {
 	}
 }
 
+// stopRunAtCleanup kills a's plugin run, if one is still in flight when
+// the test ends, and waits for it to be reaped.
+func stopRunAtCleanup(t *testing.T, a *Authenticator) {
+	t.Cleanup(func() {
+		a.mu.Lock()
+		r := a.inflight
+		a.mu.Unlock()
+		if r != nil {
+			r.cancel()
+		}
+		a.refreshes.Wait()
+	})
+}
+
+// startsEnv makes every plugin run note its start in a file.
+func startsEnv(t *testing.T) (api.ExecEnvVar, string) {
+	path := filepath.Join(t.TempDir(), "starts")
+	return api.ExecEnvVar{Name: "PLUGIN_STARTS", Value: path}, path
+}
+
+// readStarts returns how many plugin runs started.
+func readStarts(t *testing.T, path string) int {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if os.IsNotExist(err) {
+		return 0
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Count(string(b), "\n")
+}
+
+// releaseEnv makes the plugin wait, once started, until release is called.
+func releaseEnv(t *testing.T) (api.ExecEnvVar, func()) {
+	path := filepath.Join(t.TempDir(), "release")
+	return api.ExecEnvVar{Name: "PLUGIN_RELEASE", Value: path}, func() {
+		t.Helper()
+		if err := os.WriteFile(path, nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 // TestRequestContextBoundsPluginWait: a request whose context ends while the
-// plugin runs returns the context's error at once, never reaches the
-// server, and the plugin is killed. client-go waits for the plugin to exit
-// (30 s for "slow", for ever for "hang").
+// plugin runs returns the context's error at once and never reaches the
+// server; the plugin run goes on for the next request. client-go waits for
+// the plugin to exit (30 s for "slow", for ever for "hang").
 func TestRequestContextBoundsPluginWait(t *testing.T) {
 	var served atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { served.Add(1) }))
@@ -85,6 +132,7 @@ func TestRequestContextBoundsPluginWait(t *testing.T) {
 			t.Run(mode+"/"+end, func(t *testing.T) {
 				pid, pidPath := pidEnv(t)
 				a, _, _ := newTestAuthenticator(t, pluginConfig(t, mode, v1APIVersion, pid), nil)
+				stopRunAtCleanup(t, a)
 				client := &http.Client{Transport: &roundTripper{a: a, base: http.DefaultTransport}}
 
 				var ctx context.Context
@@ -134,7 +182,9 @@ func TestRequestContextBoundsPluginWait(t *testing.T) {
 				if took := r.returned.Sub(ended); took > returnBound {
 					t.Errorf("returned %v after the context ended, want at most %v", took, returnBound)
 				}
-				assertPluginKilled(t, a, pidPath)
+				if pluginPID := waitForPID(t, pidPath); !processAlive(pluginPID) {
+					t.Error("the request giving up killed the plugin run")
+				}
 				if n := served.Load(); n != 0 {
 					t.Errorf("server saw %d requests, want 0", n)
 				}
@@ -144,14 +194,13 @@ func TestRequestContextBoundsPluginWait(t *testing.T) {
 }
 
 // TestWaitersHonourTheirOwnContexts: callers waiting for the same plugin
-// run each stop when their own context ends; the run goes on while anyone
-// still waits, and its answer reaches those who do.
+// run each stop when their own context ends; the run goes on, and its
+// answer reaches those who still wait.
 func TestWaitersHonourTheirOwnContexts(t *testing.T) {
 	counter, counterPath := counterEnv(t)
 	pid, pidPath := pidEnv(t)
-	release := filepath.Join(t.TempDir(), "release")
-	a, _, _ := newTestAuthenticator(t, pluginConfig(t, "wait", v1APIVersion, counter, pid,
-		api.ExecEnvVar{Name: "PLUGIN_RELEASE", Value: release}), nil)
+	releaseVar, release := releaseEnv(t)
+	a, _, _ := newTestAuthenticator(t, pluginConfig(t, "wait", v1APIVersion, counter, pid, releaseVar), nil)
 
 	type result struct {
 		creds *credentials
@@ -179,9 +228,7 @@ func TestWaitersHonourTheirOwnContexts(t *testing.T) {
 		t.Fatal("one caller giving up killed the run another caller waits for")
 	}
 
-	if err := os.WriteFile(release, nil, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	release()
 	r := <-patient
 	if r.err != nil || r.creds.token != "token-1" {
 		t.Fatalf("patient caller: %+v, %v; want token-1", r.creds, r.err)
@@ -191,67 +238,184 @@ func TestWaitersHonourTheirOwnContexts(t *testing.T) {
 	}
 }
 
-// TestLastWaiterLeavingKillsPlugin: when every caller has given up the
-// plugin is killed, and the next caller starts a new run rather than
-// joining the dead one.
-func TestLastWaiterLeavingKillsPlugin(t *testing.T) {
-	counter, counterPath := counterEnv(t)
+// TestRetryLoopWithSlowPlugin is a client-go user's retry loop: five
+// requests, each with a short timeout, against a plugin slower than that
+// timeout (a cloud provider's token command on a cold start). On
+// client-go the first request fails late, the plugin finishes, its token
+// is cached and requests 2-5 are authorized: one plugin run. The plugin
+// here answers only once the first request has failed, so the outcome does
+// not depend on timing; request timeouts other than the first are bounds
+// for a broken test.
+func TestRetryLoopWithSlowPlugin(t *testing.T) {
+	var authorized []string
+	var mu sync.Mutex // guards authorized
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		authorized = append(authorized, r.Header.Get("Authorization"))
+		mu.Unlock()
+	}))
+	defer srv.Close()
+
+	starts, startsPath := startsEnv(t)
+	releaseVar, release := releaseEnv(t)
+	a, _, _ := newTestAuthenticator(t, pluginConfig(t, "token", v1APIVersion, starts, releaseVar), nil)
+	stopRunAtCleanup(t, a)
+	client := &http.Client{Transport: &roundTripper{a: a, base: http.DefaultTransport}}
+
+	calls := []struct {
+		timeout time.Duration
+		wantErr error
+	}{
+		{300 * time.Millisecond, context.DeadlineExceeded}, // the plugin is still running
+		{30 * time.Second, nil},                            // joins the run the first call started
+		{30 * time.Second, nil},                            // cached
+		{30 * time.Second, nil},
+		{30 * time.Second, nil},
+	}
+	for i, c := range calls {
+		ctx, cancel := context.WithTimeout(context.Background(), c.timeout)
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL, nil)
+		resp, err := client.Do(req)
+		if resp != nil {
+			resp.Body.Close()
+		}
+		cancel()
+		if c.wantErr != nil {
+			if !errors.Is(err, c.wantErr) {
+				t.Fatalf("call %d: %v, want %v", i+1, err, c.wantErr)
+			}
+		} else if err != nil {
+			t.Fatalf("call %d: %v", i+1, err)
+		}
+		if i == 0 {
+			release() // the plugin finishes after the first call gave up
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(authorized) != 4 {
+		t.Errorf("server saw %d requests, want 4", len(authorized))
+	}
+	for i, got := range authorized {
+		if got != "Bearer token-1" {
+			t.Errorf("request %d: Authorization %q, want Bearer token-1", i+2, got)
+		}
+	}
+	if n := readStarts(t, startsPath); n != 1 {
+		t.Errorf("plugin started %d times, want 1", n)
+	}
+}
+
+// TestInteractivePluginOutlivesRequestTimeout: an interactive plugin (here
+// one reading a line from standard input, like an MFA prompt) takes as long
+// as the person at the terminal. A request that times out meanwhile must
+// not kill it, nor must the limit on plugins that are not interactive: the
+// answer typed after the timeout authorizes the next request. client-go
+// runs such a plugin until it exits.
+func TestInteractivePluginOutlivesRequestTimeout(t *testing.T) {
+	starts, startsPath := startsEnv(t)
 	pid, pidPath := pidEnv(t)
-	release := filepath.Join(t.TempDir(), "release")
-	a, _, _ := newTestAuthenticator(t, pluginConfig(t, "wait", v1APIVersion, counter, pid,
-		api.ExecEnvVar{Name: "PLUGIN_RELEASE", Value: release}), nil)
-
-	ctx1, cancel1 := context.WithCancel(context.Background())
-	ctx2, cancel2 := context.WithCancel(context.Background())
-	errs := make(chan error, 2)
-	go func() { _, err := a.getCreds(ctx1); errs <- err }()
-	pluginPID := waitForPID(t, pidPath)
-	go func() { _, err := a.getCreds(ctx2); errs <- err }()
-
-	cancel1()
-	if err := <-errs; !errors.Is(err, context.Canceled) {
-		t.Fatalf("first caller: %v", err)
+	c := pluginConfig(t, "stdin", v1APIVersion, starts, pid)
+	c.InteractiveMode = api.IfAvailableExecInteractiveMode
+	a, err := newAuthenticator(&authenticatorCache{byKey: map[string]*Authenticator{}}, func(int) bool { return true }, c, nil)
+	if err != nil {
+		t.Fatal(err)
 	}
-	// The second caller may not have joined yet; either way it waits now.
-	cancel2()
-	if err := <-errs; !errors.Is(err, context.Canceled) {
-		t.Fatalf("second caller: %v", err)
+	a.stderr = nil
+	a.runLimit = time.Nanosecond // applies to plugins that are not interactive only
+	stdin, typed, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
 	}
-	a.refreshes.Wait()
-	if processAlive(pluginPID) {
-		t.Errorf("plugin %d still runs after every caller left", pluginPID)
+	defer stdin.Close()
+	defer typed.Close()
+	a.stdin = stdin
+	stopRunAtCleanup(t, a)
+
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	if _, err := a.getCreds(ctx); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("request while the plugin waits for input: %v, want context.DeadlineExceeded", err)
+	}
+	if pluginPID := waitForPID(t, pidPath); !processAlive(pluginPID) {
+		t.Fatal("the request timing out killed the interactive plugin")
 	}
 
-	if err := os.WriteFile(release, nil, 0o600); err != nil {
+	if _, err := typed.WriteString("yes\n"); err != nil {
 		t.Fatal(err)
 	}
 	creds, err := a.getCreds(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The killed runs never got as far as counting themselves.
-	if creds.token != "token-1" || readCounter(t, counterPath) != 1 {
-		t.Errorf("after the kill got %q, want token-1 from one completed run", creds.token)
+	if creds.token != "stdin:yes" {
+		t.Errorf("token %q, want stdin:yes", creds.token)
 	}
-	if newPID := waitForPID(t, pidPath); newPID == pluginPID {
-		t.Errorf("the answer came from the killed process %d", newPID)
+	if n := readStarts(t, startsPath); n != 1 {
+		t.Errorf("plugin started %d times, want 1", n)
 	}
 }
 
-// TestCertCallbackWaitIsBounded: the TLS client-certificate callback, which
-// has no context, stops waiting after certWait and the plugin is killed.
-func TestCertCallbackWaitIsBounded(t *testing.T) {
+// TestRunLimitKillsHungPlugin: a plugin that is not interactive and never
+// exits is killed once it has run for the run limit; its callers get an
+// error that says so, and the next caller starts a new run.
+func TestRunLimitKillsHungPlugin(t *testing.T) {
 	pid, pidPath := pidEnv(t)
 	a, _, _ := newTestAuthenticator(t, pluginConfig(t, "hang", v1APIVersion, pid), nil)
-	a.certWait = 300 * time.Millisecond
+	a.runLimit = 300 * time.Millisecond
 
-	start := time.Now()
-	_, err := a.cert()
-	if !errors.Is(err, context.DeadlineExceeded) {
-		t.Errorf("cert: %v, want context.DeadlineExceeded", err)
-	}
-	if took := time.Since(start); took > a.certWait+returnBound {
-		t.Errorf("cert returned after %v", took)
+	_, err := a.getCreds(context.Background())
+	if err == nil || !strings.Contains(err.Error(), "ran longer than the 300ms allowed") {
+		t.Errorf("getCreds: %v, want the run limit's error", err)
 	}
 	assertPluginKilled(t, a, pidPath)
+	a.mu.Lock()
+	inflight := a.inflight
+	a.mu.Unlock()
+	if inflight != nil {
+		t.Error("the killed run is still the one callers join")
+	}
+}
+
+// TestCertCallbackJoinsRunARequestLeft: the TLS client-certificate callback
+// (no context of its own) waits for the plugin run a timed-out request
+// started and gets its certificate; the plugin ran once. client-go's
+// callback waits for the plugin too.
+func TestCertCallbackJoinsRunARequestLeft(t *testing.T) {
+	pki := newTestPKI(t, 2)
+	starts, startsPath := startsEnv(t)
+	counter, _ := counterEnv(t)
+	pid, pidPath := pidEnv(t)
+	releaseVar, release := releaseEnv(t)
+	a, _, _ := newTestAuthenticator(t, pluginConfig(t, "cert", v1APIVersion, starts, counter, pid, releaseVar,
+		api.ExecEnvVar{Name: "PLUGIN_CERTS", Value: pki.dir}), nil)
+	stopRunAtCleanup(t, a)
+
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	if _, err := a.getCreds(ctx); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("request: %v, want context.DeadlineExceeded", err)
+	}
+	waitForPID(t, pidPath)
+
+	type result struct {
+		cert *tls.Certificate
+		err  error
+	}
+	done := make(chan result, 1)
+	go func() {
+		cert, err := a.cert()
+		done <- result{cert, err}
+	}()
+	release()
+	r := <-done
+	if r.err != nil {
+		t.Fatalf("cert: %v", r.err)
+	}
+	if r.cert == nil || r.cert.Leaf == nil || r.cert.Leaf.Subject.CommonName != "client-1" {
+		t.Errorf("cert callback got %v, want client-1's certificate", r.cert)
+	}
+	if n := readStarts(t, startsPath); n != 1 {
+		t.Errorf("plugin started %d times, want 1", n)
+	}
 }

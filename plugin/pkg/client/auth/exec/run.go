@@ -36,11 +36,17 @@ const maxStderrInError = 4 << 10
 // runPlugin runs the plugin once under ctx and returns what it printed,
 // decoded. It holds no lock while the process runs; a.mu is taken only for
 // the plugin policy check, which may remember resolved allowlist paths.
-// When ctx ends the process is killed.
-func (a *Authenticator) runPlugin(ctx context.Context) (*credentials, time.Time, error) {
+// When ctx ends the process is killed, and so is a plugin that is not
+// interactive once it has run for limit (zero: no limit).
+func (a *Authenticator) runPlugin(ctx context.Context, limit time.Duration) (*credentials, time.Time, error) {
 	interactive, err := a.interactive()
 	if err != nil {
 		return nil, time.Time{}, fmt.Errorf("exec plugin cannot support interactive mode: %w", err)
+	}
+	if !interactive && limit > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, limit, fmt.Errorf("it ran longer than the %v allowed to a plugin that is not interactive", limit))
+		defer cancel()
 	}
 
 	request := &clientauthentication.ExecCredential{
