@@ -342,10 +342,14 @@ func (r *Request) newStreamWatcher(ctx context.Context, resp *http.Response) (wa
 		}
 		events = streaming.NewDecoder(framer.NewFrameReader(body), streamSerializer)
 	}
-	return watch.NewStreamWatcherWithLogger(
-		logger,
-		restwatch.NewDecoder(events, objectDecoder),
-		// 500: the cause of a decoding failure is unknown.
-		apierrors.NewClientErrorReporter(http.StatusInternalServerError, r.verb, "ClientWatchDecoding"),
-	), nil
+	cuts := &cutReporter{Decoder: events}
+	return &streamWatch{
+		StreamWatcher: watch.NewStreamWatcherWithLogger(
+			logger,
+			restwatch.NewDecoder(cuts, objectDecoder),
+			// 500: the cause of a decoding failure is unknown.
+			apierrors.NewClientErrorReporter(http.StatusInternalServerError, r.verb, "ClientWatchDecoding"),
+		),
+		cuts: cuts,
+	}, nil
 }

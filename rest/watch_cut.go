@@ -8,21 +8,96 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync/atomic"
 
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/runtime/serializer/streaming"
 	utilnet "k8s.io/apimachinery/pkg/util/net"
+	"k8s.io/apimachinery/pkg/watch"
+
+	"github.com/kubeclient/client-go/internal/watchstream"
 )
 
 // A watch stream that ends, or whose connection breaks, while an event is
 // only partly received has lost that event. client-go reports such an end
-// like any other: the result channel just closes. Here the response body of
-// a protobuf watch is read through cutDetectingBody, which follows the frame
-// boundaries of the stream; a JSON watch is read by jsonEventStream
-// (watch_json.go), which finds the frames and the cuts in the same pass,
-// and falls back to cutDetectingBody for a malformed stream. A read that fails inside a frame
-// fails with a *streamCutError instead; the watch then delivers a
-// watch.Error event whose metav1.Status (reason InternalError) says the
-// stream was cut mid-event, and closes. A stream that ends between events
-// ends as before.
+// like any other: the result channel just closes (a connection error that
+// does not look like a lost connection or a timeout becomes a watch.Error
+// event, as any decoding error does). The watch behaves the same here;
+// what differs is that the cut is noticed and kept, for those who opt in
+// to learning why the channel closed (WatchCutError) and for the
+// reflector, which logs and counts it.
+//
+// The response body of a protobuf watch is read through cutDetectingBody,
+// which follows the frame boundaries of the stream; a JSON watch is read by
+// jsonEventStream (watch_json.go), which finds the frames and the cuts in
+// the same pass, and falls back to cutDetectingBody for a malformed stream.
+// A read that fails inside a frame fails with a *streamCutError instead.
+// cutReporter, between the stream decoder and the StreamWatcher, keeps
+// that error and hands the StreamWatcher the error client-go's decoders
+// meet there: io.ErrUnexpectedEOF for a stream that ended, the connection's
+// error otherwise. A stream that ends between events ends as before.
+
+// WatchCutError returns the error that cut the stream of w inside an
+// event, once w's result channel has closed: the event being received was
+// lost. w is a watch that a Request's Watch returned (and so the typed,
+// dynamic and metadata clients' Watch). WatchCutError returns nil when the
+// stream ended between events or w was stopped, and for any other
+// watch.Interface. The channel itself closes as it does in client-go, with
+// no event to say why; a program that wants to know calls WatchCutError
+// once the channel has closed (before that, it returns nil or the cut the
+// stream's reader already met behind the events still to be received).
+//
+// This function is an addition of this module; client-go has no
+// counterpart.
+func WatchCutError(w watch.Interface) error {
+	return watchstream.CutError(w)
+}
+
+// streamWatch is the watch.Interface of a watch response read from the
+// network: the StreamWatcher that reads it, and the cut its stream may end
+// with. It is a watchstream.Stream.
+type streamWatch struct {
+	*watch.StreamWatcher
+	cuts    *cutReporter
+	stopped atomic.Bool
+}
+
+var _ watchstream.Stream = &streamWatch{}
+
+// Stop ends the watch; a cut that follows is the caller's doing.
+func (w *streamWatch) Stop() {
+	w.stopped.Store(true)
+	w.StreamWatcher.Stop()
+}
+
+// CutError implements watchstream.Stream.
+func (w *streamWatch) CutError() error {
+	if cut := w.cuts.cut.Load(); cut != nil && !w.stopped.Load() {
+		return cut
+	}
+	return nil
+}
+
+// cutReporter passes on the events of a watch stream's decoder; a
+// *streamCutError it keeps, and gives the StreamWatcher the error the
+// reference decoders return for that cut instead. The StreamWatcher's
+// receive goroutine calls Decode; cut is read by CutError.
+type cutReporter struct {
+	streaming.Decoder
+	cut atomic.Pointer[streamCutError]
+}
+
+// Decode implements streaming.Decoder.
+func (d *cutReporter) Decode(defaults *schema.GroupVersionKind, into runtime.Object) (runtime.Object, *schema.GroupVersionKind, error) {
+	obj, gvk, err := d.Decoder.Decode(defaults, into)
+	var cut *streamCutError
+	if errors.As(err, &cut) {
+		d.cut.Store(cut)
+		return obj, gvk, cut.referenceError()
+	}
+	return obj, gvk, err
+}
 
 // frameScanner follows the frame boundaries of one watch wire format.
 type frameScanner interface {
@@ -141,12 +216,19 @@ func (b *cutDetectingBody) Read(p []byte) (int, error) {
 func (b *cutDetectingBody) Close() error { return b.body.Close() }
 
 // streamCutError reports a watch stream that ended inside an event. It does
-// not unwrap to its cause on purpose: the watch machinery ends silently on
-// errors that look like an end of stream or a timeout, and this one must
-// reach the consumer.
+// not unwrap to its cause: cutReporter must find it whatever its cause.
 type streamCutError struct {
 	received int
 	cause    error
+}
+
+// referenceError is the error client-go's stream decoders return for the
+// cut: a read error as it is, io.ErrUnexpectedEOF for an end of stream.
+func (e *streamCutError) referenceError() error {
+	if e.cause == io.EOF {
+		return io.ErrUnexpectedEOF
+	}
+	return e.cause
 }
 
 func (e *streamCutError) Error() string {

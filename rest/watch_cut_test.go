@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/serializer/streaming"
 	"k8s.io/apimachinery/pkg/watch"
@@ -61,11 +60,11 @@ func rawWatchServer(t *testing.T, contentType string, body []byte, reset bool) *
 	}))
 }
 
-// TestWatchCutMidEventIsAnError: a stream that ends or breaks inside an
-// event delivers a watch.Error event with an InternalError status, then
-// closes; a stream that ends or breaks between events just closes.
-// client-go closes the channel silently in every case.
-func TestWatchCutMidEventIsAnError(t *testing.T) {
+// TestWatchCutMidEventClosesTheChannel: a stream that ends or breaks inside
+// an event closes the result channel with no further event, as client-go's
+// does, whether it ends between events or inside one; WatchCutError then
+// tells the two apart.
+func TestWatchCutMidEventClosesTheChannel(t *testing.T) {
 	formats := []struct {
 		name, contentType string
 		frame             func(*testing.T, watch.EventType, runtime.Object) []byte
@@ -78,10 +77,10 @@ func TestWatchCutMidEventIsAnError(t *testing.T) {
 		}},
 	}
 	endings := []struct {
-		name      string
-		cut       func(frame []byte) []byte // what is sent of the second event
-		reset     bool
-		wantError bool
+		name    string
+		cut     func(frame []byte) []byte // what is sent of the second event
+		reset   bool
+		wantCut bool
 	}{
 		{"end between events", func([]byte) []byte { return nil }, false, false},
 		{"reset between events", func([]byte) []byte { return nil }, true, false},
@@ -111,20 +110,45 @@ func TestWatchCutMidEventIsAnError(t *testing.T) {
 					t.Fatalf("first event %v %s %#v, want ADDED first", ok, ev.Type, ev.Object)
 				}
 				ev, ok = nextEvent(t, w)
-				if ending.wantError {
-					status, isStatus := ev.Object.(*metav1.Status)
-					if !ok || ev.Type != watch.Error || !isStatus {
-						t.Fatalf("second event %v %s %#v, want an ERROR event with a Status", ok, ev.Type, ev.Object)
-					}
-					if status.Reason != metav1.StatusReasonInternalError || !strings.Contains(status.Message, "cut in the middle of an event") {
-						t.Errorf("status reason %q message %q", status.Reason, status.Message)
-					}
-					ev, ok = nextEvent(t, w)
-				}
 				if ok {
 					t.Errorf("got %s %#v, want the result channel closed", ev.Type, ev.Object)
 				}
+				err = WatchCutError(w)
+				switch {
+				case ending.wantCut && (err == nil || !strings.Contains(err.Error(), "cut in the middle of an event")):
+					t.Errorf("WatchCutError: %v, want the cut", err)
+				case !ending.wantCut && err != nil:
+					t.Errorf("WatchCutError: %v, want nil", err)
+				}
 			})
+		}
+	}
+}
+
+// TestWatchCutErrorOfOtherWatches: a watch that was stopped, or that this
+// package did not open, reports no cut.
+func TestWatchCutErrorOfOtherWatches(t *testing.T) {
+	first := jsonWatchFrame(t, watch.Added, testPod("first"))
+	srv := rawWatchServer(t, "application/json", append(first, first[:len(first)/2]...), false)
+	defer srv.Close()
+	w, err := coreV1Client(t, srv, func(*Config) {}).Get().Resource("pods").Param("watch", "true").Watch(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Stop()
+	for range w.ResultChan() {
+	}
+	tests := []struct {
+		name string
+		w    watch.Interface
+	}{
+		{"stopped", w},
+		{"fake", watch.NewFake()},
+		{"empty", watch.NewEmptyWatch()},
+	}
+	for _, tt := range tests {
+		if err := WatchCutError(tt.w); err != nil {
+			t.Errorf("%s: %v, want nil", tt.name, err)
 		}
 	}
 }
