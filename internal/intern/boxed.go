@@ -79,10 +79,11 @@ func (t *BoxedStrings) FromBytes(b []byte) any {
 
 // Intern returns the table's interface equal to v if it has one, else v,
 // which the table then keeps. v must hold a string; an empty one or one
-// longer than the table's limit is returned unchanged.
+// longer than the table's limit is returned unchanged, as is every value
+// by a nil table.
 func (t *BoxedStrings) Intern(v any) any {
 	s := v.(string)
-	if len(s) == 0 || len(s) > t.maxLen {
+	if t == nil || len(s) == 0 || len(s) > t.maxLen {
 		return v
 	}
 	h := maphash.String(t.seed, s)

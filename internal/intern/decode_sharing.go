@@ -3,8 +3,6 @@ package intern
 import (
 	"bytes"
 	"hash/maphash"
-	"reflect"
-	"sync/atomic"
 )
 
 // DecodeSharing lets decoders return values that other decoded objects
@@ -19,16 +17,16 @@ import (
 // Decoders may also reuse whole messages (the spec of an object, the same
 // from one version of it to the next): see Reusable.
 //
-// A DecodeSharing also remembers the addresses of the last objects
-// decoded whole with it (see Decoded), so that the cache need not share
-// them again.
+// What a DecodeSharing hands out is final: a decoder never writes into a
+// value it got from Value, Bytes or Reusable, nor into a value it kept
+// (KeepValue) once kept. When a document asks to merge into such a value
+// (a duplicate JSON key, a repeated protobuf field), the decoder merges
+// into a private copy.
 //
 // A DecodeSharing is safe for concurrent use; its tables are bounded.
 type DecodeSharing struct {
 	bytes  *Table[[]byte]
 	values *Table[wireValue]
-	// decoded holds object addresses, each in the slot its hash picks.
-	decoded [decodedSlots]atomic.Uintptr
 	// reuse holds decoded messages by their key (see Reusable).
 	reuse reusable
 }
@@ -40,9 +38,6 @@ type wireValue struct {
 }
 
 const (
-	// decodedSlots bounds the addresses a DecodeSharing remembers:
-	// enough for the events a watch has decoded ahead of the cache.
-	decodedSlots = 1 << 10
 	// wireValueSlots and maxWireValue bound the table of decoded values:
 	// a list of a few quantities is under a hundred bytes on the wire, a
 	// managed-fields tree a few kilobytes.
@@ -94,34 +89,3 @@ func (s *DecodeSharing) KeepValue(wire []byte, v any) {
 	}
 }
 
-// NoteDecoded records that obj, a pointer, was decoded whole with s.
-func (s *DecodeSharing) NoteDecoded(obj any) {
-	if a := address(obj); a != 0 {
-		s.decoded[slot(a)].Store(a)
-	}
-}
-
-// Decoded reports whether obj, a pointer, was decoded whole with s, so
-// that it shares what a Sharer would make it share. It may say yes for a
-// new object at the address of one that was and was freed, and no for
-// one whose slot another took since: both only cost sharing, never
-// correctness.
-func (s *DecodeSharing) Decoded(obj any) bool {
-	a := address(obj)
-	return a != 0 && s.decoded[slot(a)].Load() == a
-}
-
-// address returns the pointer obj holds, or 0.
-func address(obj any) uintptr {
-	v := reflect.ValueOf(obj)
-	if v.Kind() != reflect.Pointer {
-		return 0
-	}
-	return v.Pointer()
-}
-
-// slot picks the decoded slot of address a: objects are 8-byte aligned,
-// and Fibonacci hashing spreads consecutive allocations.
-func slot(a uintptr) uintptr {
-	return uintptr(uint64(a>>3)*0x9e3779b97f4a7c15>>54) & (decodedSlots - 1)
-}

@@ -6,16 +6,21 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 )
 
 // Sharer makes objects share what they have in common with the objects
-// it saw before: it rewrites an object in place so that its strings, and
+// it saw before: Copy returns a copy of an object whose strings, and
 // optionally its managed-fields sets and resource lists, are the copies
-// kept by its tables. The object stays reflect.DeepEqual to what it was.
+// kept by its tables. The copy is reflect.DeepEqual to the object.
 //
-// Only objects that nobody will write into may be shared beyond strings:
-// two objects may then hold the same byte slice or map.
+// A Sharer never writes into the object it is given, nor into anything
+// reachable from it: the object's maps and slices may be held by other
+// objects (a decoder may have shared them, a caller may keep them). It
+// writes only into the copy it has just made, before returning it; once
+// returned, the copy and the table values it holds are read-only for
+// everyone, as the objects of an informer's cache are.
 type Sharer struct {
 	// Strings interns strings. It must not be nil.
 	Strings *Strings
@@ -66,14 +71,48 @@ func NewSharer(shareAll bool) *Sharer {
 	return s
 }
 
-// Share rewrites obj in place. Objects it does not understand are left
-// alone: pods, and pod specs and statuses wherever they appear, are
-// walked by hand-written code (see walkers), other pointers to structs
-// field by field (see plan), unstructured objects key by key.
-func (s *Sharer) Share(obj interface{}) {
+// Copy returns the object to publish in obj's place: a deep copy of obj
+// that shares what repeats with the objects seen before. obj is not
+// written. Values Copy cannot copy (not a runtime.Object, a nil pointer)
+// and Secrets (whose data must not enter process-wide tables, see
+// IsSecret) are returned as they are.
+func (s *Sharer) Copy(obj any) any {
+	if IsSecret(obj) {
+		return obj
+	}
 	switch o := obj.(type) {
 	case *unstructured.Unstructured:
-		s.shareTree(o.Object)
+		if o == nil {
+			return obj
+		}
+		return &unstructured.Unstructured{Object: s.copyTree(o.Object)}
+	case *corev1.Pod:
+		if o == nil {
+			return obj
+		}
+		c := o.DeepCopy()
+		s.sharePod(c)
+		return c
+	case runtime.Object:
+		if v := reflect.ValueOf(o); v.Kind() == reflect.Pointer && v.IsNil() {
+			return obj
+		}
+		c := o.DeepCopyObject()
+		s.shareInPlace(c)
+		return c
+	}
+	return obj
+}
+
+// shareInPlace rewrites obj, a copy made by Copy that nobody else holds,
+// to use the tables. Objects it does not understand are left alone:
+// pods, and pod specs and statuses wherever they appear, are walked by
+// hand-written code (see walkers), other pointers to structs field by
+// field (see plan), unstructured objects key by key.
+func (s *Sharer) shareInPlace(obj interface{}) {
+	switch o := obj.(type) {
+	case *unstructured.Unstructured:
+		o.Object = s.copyTree(o.Object)
 		return
 	case *corev1.Pod:
 		if o != nil {
@@ -123,12 +162,15 @@ func (s *Sharer) shareMeta(m *metav1.ObjectMeta) {
 	}
 }
 
-// stringMap interns the keys and values of m in place: assigning to a key
-// present in a map stores the new key too. (Telling an entry that holds
-// the table's copies already from an equal copy would take package unsafe;
-// rewriting it costs one map store.)
+// stringMap interns the keys and values of m, a map of a copy made by
+// Copy, in place: assigning to a key present in a map stores the new key
+// too. (Telling an entry that holds the table's copies already from an
+// equal copy would take package unsafe; rewriting it costs one map store.)
 func (s *Sharer) stringMap(m map[string]string) {
 	for k, v := range m {
+		if k == LastAppliedAnnotation {
+			continue
+		}
 		m[s.str(k)] = s.str(v)
 	}
 }

@@ -42,7 +42,7 @@ func BenchmarkShare(b *testing.B) {
 					}
 					b.StartTimer()
 				}
-				s.Share(pods[i%n])
+				s.Copy(pods[i%n])
 			}
 		})
 	}

@@ -51,7 +51,7 @@ func BenchmarkShareRecorded(b *testing.B) {
 					}
 					b.StartTimer()
 				}
-				s.Share(pods[i%n])
+				s.Copy(pods[i%n])
 			}
 		})
 	}
@@ -63,12 +63,12 @@ func BenchmarkShareRecorded(b *testing.B) {
 			pods := make([]*corev1.Pod, n)
 			for j := range pods {
 				pods[j] = src[j].DeepCopy()
-				s.Share(pods[j])
+				s.Copy(pods[j])
 			}
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				s.Share(pods[i%n])
+				s.Copy(pods[i%n])
 			}
 		})
 	}
@@ -93,7 +93,7 @@ func BenchmarkShareRecorded(b *testing.B) {
 					}
 					b.StartTimer()
 				}
-				s.Share(objs[i%n])
+				s.Copy(objs[i%n])
 			}
 		})
 	}

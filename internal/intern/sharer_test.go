@@ -76,10 +76,13 @@ func TestShareKeepsObjectsEqual(t *testing.T) {
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
 				before := deepCopy(tt.obj)
-				share.Share(tt.obj)
-				share.Share(deepCopy(tt.obj))
+				first := share.Copy(tt.obj)
+				second := share.Copy(deepCopy(tt.obj))
 				if !reflect.DeepEqual(before, tt.obj) {
 					t.Errorf("sharing changed the object:\n%#v\nwas\n%#v", tt.obj, before)
+				}
+				if !reflect.DeepEqual(before, first) || !reflect.DeepEqual(before, second) {
+					t.Errorf("the shared copy differs:\n%#v\nwas\n%#v", first, before)
 				}
 			})
 		}
@@ -126,8 +129,7 @@ func TestShareDedupsBytesAndMaps(t *testing.T) {
 		t.Run(fmt.Sprintf("dedup=%v", dedup), func(t *testing.T) {
 			s := NewSharer(dedup)
 			a, b := pod(t, 1), pod(t, 2)
-			s.Share(a)
-			s.Share(b)
+			a, b = s.Copy(a).(*corev1.Pod), s.Copy(b).(*corev1.Pod)
 			rawA, rawB := a.ManagedFields[0].FieldsV1.Raw, b.ManagedFields[0].FieldsV1.Raw
 			if shared := &rawA[0] == &rawB[0]; shared != dedup {
 				t.Errorf("FieldsV1 shared: %v, want %v", shared, dedup)
@@ -148,9 +150,9 @@ func TestShareDedupsBytesAndMaps(t *testing.T) {
 func TestDeepCopySharesNothing(t *testing.T) {
 	s := NewSharer(true)
 	other := pod(t, 1)
-	s.Share(other)
+	other = s.Copy(other).(*corev1.Pod)
 	cached := pod(t, 2)
-	s.Share(cached)
+	cached = s.Copy(cached).(*corev1.Pod)
 	private := cached.DeepCopy()
 	if !reflect.DeepEqual(cached, private) {
 		t.Fatal("DeepCopy differs")
@@ -209,8 +211,7 @@ func TestShareUnstructured(t *testing.T) {
 	s := NewSharer(true)
 	a, b := unstructuredPod(t, 1), unstructuredPod(t, 2)
 	wantB := b.DeepCopy()
-	s.Share(a)
-	s.Share(b)
+	a, b = s.Copy(a).(*unstructured.Unstructured), s.Copy(b).(*unstructured.Unstructured)
 	if !reflect.DeepEqual(wantB, b) {
 		t.Errorf("sharing changed the object:\n%v\nwas\n%v", b, wantB)
 	}
@@ -227,8 +228,7 @@ func TestShareDedupsUnstructuredFields(t *testing.T) {
 		t.Run(fmt.Sprintf("dedup=%v", dedup), func(t *testing.T) {
 			s := NewSharer(dedup)
 			a, b := unstructuredPod(t, 1), unstructuredPod(t, 2)
-			s.Share(a)
-			s.Share(b)
+			a, b = s.Copy(a).(*unstructured.Unstructured), s.Copy(b).(*unstructured.Unstructured)
 			if shared := reflect.ValueOf(fieldsOf(a)).Pointer() == reflect.ValueOf(fieldsOf(b)).Pointer(); shared != dedup {
 				t.Errorf("fieldsV1 shared: %v, want %v", shared, dedup)
 			}

@@ -49,9 +49,10 @@ func (s *Strings) FromBytes(b []byte) string {
 }
 
 // Intern returns the table's copy of v if it has one, else v, which the
-// table then keeps; as Table.Intern, without the indirect calls.
+// table then keeps; as Table.Intern, without the indirect calls. A nil
+// table returns v.
 func (s *Strings) Intern(v string) string {
-	if len(v) == 0 || len(v) > s.maxLen {
+	if s == nil || len(v) == 0 || len(v) > s.maxLen {
 		return v
 	}
 	h := maphash.String(s.seed, v)

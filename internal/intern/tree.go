@@ -11,50 +11,59 @@ func UniqueKey(k string) bool {
 	return false
 }
 
-// shareTree interns the string values of an unstructured object in place,
-// and the keys of the entries it writes again: those whose value it
-// replaced (a string, a shared fieldsV1 tree). Entries holding maps,
-// lists, numbers or unique strings are not written: a map store per key
-// cost more than the decoder's keys, read into the process-wide table
-// already, would save.
-func (s *Sharer) shareTree(m map[string]interface{}) {
+// copyTree returns a copy of the unstructured object m (a JSON-like
+// tree) that shares what repeats with the objects before it: strings
+// other than unique ones are the table's copies, and a fieldsV1 tree equal
+// to one seen before is that tree. m is not written: every map and list
+// of the copy is new, or a table's tree, which nobody writes. Values that
+// are not JSON-like (a caller's own types) are kept as they are.
+func (s *Sharer) copyTree(m map[string]interface{}) map[string]interface{} {
+	if m == nil {
+		return nil
+	}
+	c := make(map[string]interface{}, len(m))
 	for k, v := range m {
-		changed := false
 		switch x := v.(type) {
 		case string:
-			if !UniqueKey(k) {
-				v, changed = s.Boxed.Intern(v), true
+			if !UniqueKey(k) && k != LastAppliedAnnotation {
+				v = s.Boxed.Intern(v)
 			}
 		case map[string]interface{}:
 			if k == "fieldsV1" && s.Trees != nil {
 				if shared, ok := s.Trees.Find(x); ok {
-					v, changed = shared, true
+					v = shared
 					break
 				}
-				// Only a tree that is final may be seen by others.
-				s.shareTree(x)
-				s.Trees.Intern(x)
+				// The copy is final once built: others may see it.
+				tree := s.copyTree(x)
+				s.Trees.Intern(tree)
+				v = tree
 				break
 			}
-			s.shareTree(x)
+			v = s.copyTree(x)
 		case []interface{}:
-			s.shareList(x)
+			v = s.copyList(x)
 		}
-		if changed {
-			m[s.str(k)] = v
-		}
+		c[s.str(k)] = v
 	}
+	return c
 }
 
-func (s *Sharer) shareList(list []interface{}) {
+func (s *Sharer) copyList(list []interface{}) []interface{} {
+	if list == nil {
+		return nil
+	}
+	c := make([]interface{}, len(list))
 	for i, v := range list {
 		switch x := v.(type) {
 		case string:
-			list[i] = s.Boxed.Intern(v)
+			v = s.Boxed.Intern(v)
 		case map[string]interface{}:
-			s.shareTree(x)
+			v = s.copyTree(x)
 		case []interface{}:
-			s.shareList(x)
+			v = s.copyList(x)
 		}
+		c[i] = v
 	}
+	return c
 }

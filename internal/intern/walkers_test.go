@@ -62,7 +62,7 @@ func TestWalkersShareAsPlans(t *testing.T) {
 				for try := 0; try < 8 && (try == 0 || !reflect.DeepEqual(got, want)); try++ {
 					walked, reflected := obj.DeepCopyObject(), obj.DeepCopyObject()
 					byWalkers, byPlans := bigSharer(), bigSharer()
-					byWalkers.Share(walked)
+					byWalkers.shareInPlace(walked)
 					byPlans.shareWith(reflected, reflectivePlans)
 					if !reflect.DeepEqual(walked, obj) || !reflect.DeepEqual(reflected, obj) {
 						t.Fatal("sharing changed the object")

@@ -99,3 +99,50 @@ func TestIntoSharingSharesEqualMaps(t *testing.T) {
 		})
 	}
 }
+
+// TestSharingNeverMergesIntoSharedMaps decodes, with one DecodeSharing, a
+// pod with clean labels, pods that name their labels again (a duplicate
+// "labels" key, a second "metadata", a duplicate resource list), then the
+// clean pod again: each decodes as the reference does, and the clean pods
+// keep their labels, whatever was decoded in between.
+func TestSharingNeverMergesIntoSharedMaps(t *testing.T) {
+	share := intern.NewDecodeSharing(intern.NewBytes(16, 1<<10))
+	clean := `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"a","labels":{"app":"x"}},` +
+		`"spec":{"containers":[{"name":"c","resources":{"limits":{"cpu":"1"}}}]}}`
+	dirty := map[string]string{
+		"duplicate labels":   `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"b","labels":{"app":"x"},"labels":{"evil":"1"}}}`,
+		"second metadata":    `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"c","labels":{"app":"x"}},"metadata":{"labels":{"evil-metadata":"1"}}}`,
+		"duplicate limits":   `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"d"},"spec":{"containers":[{"name":"c","resources":{"limits":{"cpu":"1"},"limits":{"memory":"1Gi"}}}]}}`,
+		"duplicate resource": `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"e"},"spec":{"containers":[{"name":"c","resources":{"limits":{"cpu":"1"}},"resources":{"limits":{"memory":"1Gi"}}}]}}`,
+	}
+	decode := func(doc string) *corev1.Pod {
+		t.Helper()
+		want, got := &corev1.Pod{}, &corev1.Pod{}
+		if err := reference([]byte(doc), want); err != nil {
+			t.Fatal(err)
+		}
+		if err := viaIntoSharing(t, []byte(doc), got, share); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s: decoded %v, reference %v", doc, got.Labels, want.Labels)
+		}
+		return got
+	}
+	first := decode(clean)
+	second := decode(clean)
+	if !sameMap(first.Labels, second.Labels) {
+		t.Fatal("equal labels are not shared: the test shows nothing")
+	}
+	for name, doc := range dirty {
+		decode(doc)
+		for which, p := range map[string]*corev1.Pod{"first": first, "second": second, "next": decode(clean)} {
+			if !reflect.DeepEqual(p.Labels, map[string]string{"app": "x"}) {
+				t.Errorf("after %s: %s pod's labels became %v", name, which, p.Labels)
+			}
+			if l := p.Spec.Containers[0].Resources.Limits; len(l) != 1 {
+				t.Errorf("after %s: %s pod's limits became %v", name, which, l)
+			}
+		}
+	}
+}

@@ -13,7 +13,11 @@ import (
 // obj's concrete type has no generated decoder; obj is then untouched.
 // When err != nil, obj is partly decoded: the caller resets it and decodes
 // with obj's own Unmarshal, which yields the reference's result.
+// A Secret's strings are not interned (see intern.IsSecret).
 func Into(data []byte, obj runtime.Object) (handled bool, err error) {
+	if intern.IsSecret(obj) {
+		return decodeObject(wire.NewPlainReader(data), obj)
+	}
 	return decodeObject(wire.NewReader(data), obj)
 }
 
@@ -25,9 +29,8 @@ func Into(data []byte, obj runtime.Object) (handled bool, err error) {
 // decodes when fresh says that obj was made for this decode, and for the
 // items of a list (a reset list gets a new array of items): never those
 // of a caller's object, which the caller may reset and decode into again.
-// Once decoded, obj is s.Decoded.
 func IntoSharing(data []byte, obj runtime.Object, s *intern.DecodeSharing, fresh bool) (handled bool, err error) {
-	if s == nil {
+	if s == nil || intern.IsSecret(obj) {
 		return Into(data, obj)
 	}
 	var log wire.ReuseLog
@@ -36,7 +39,6 @@ func IntoSharing(data []byte, obj runtime.Object, s *intern.DecodeSharing, fresh
 		if fresh || meta.IsListType(obj) {
 			log.Commit(s)
 		}
-		s.NoteDecoded(obj)
 	}
 	return handled, err
 }

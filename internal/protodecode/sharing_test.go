@@ -143,28 +143,51 @@ func TestIntoSharingSplitMap(t *testing.T) {
 	}
 }
 
-// TestIntoSharingNotesDecodedObjects: an object decoded whole with a
-// Sharing is Decoded by it; one decoded without, or whose decoding failed,
-// is not.
-func TestIntoSharingNotesDecodedObjects(t *testing.T) {
+// TestIntoSharingNeverMergesIntoSharedMaps decodes pods whose labels are
+// shared, then pods that name their labels again (a second metadata
+// message, or a second run of entries): those decode as the reference
+// does, and no pod decoded before, nor the next pod decoded from the
+// first's bytes, changes.
+func TestIntoSharingNeverMergesIntoSharedMaps(t *testing.T) {
 	share := intern.NewDecodeSharing(intern.NewBytes(16, 1<<10))
-	data := marshalPod(t, sharingPod("a"))
-	for _, tc := range []struct {
-		name  string
-		data  []byte
-		share *intern.DecodeSharing
-		want  bool
-	}{
-		{"with sharing", data, share, true},
-		{"without", data, nil, false},
-		{"truncated", data[:len(data)/2], share, false},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			pod := &corev1.Pod{}
-			_, _ = IntoSharing(tc.data, pod, tc.share, true)
-			if got := share.Decoded(pod); got != tc.want {
-				t.Errorf("Decoded = %v, want %v", got, tc.want)
+	clean := sharingPod("a")
+	cleanData := marshalPod(t, clean)
+	extra := &corev1.Pod{}
+	extra.Labels = map[string]string{"evil": "1"}
+	extraData := marshalPod(t, extra)
+	// A second ObjectMeta (field 1) appended: the reference merges it.
+	twice := append(append([]byte{}, cleanData...), extraData...)
+	decode := func(data []byte) *corev1.Pod {
+		t.Helper()
+		pod := &corev1.Pod{}
+		handled, err := IntoSharing(data, pod, share, true)
+		if !handled {
+			t.Fatal("not handled")
+		}
+		if err != nil {
+			pod = &corev1.Pod{}
+			if err := pod.Unmarshal(data); err != nil {
+				t.Fatal(err)
 			}
-		})
+		}
+		return pod
+	}
+	first := decode(cleanData)
+	second := decode(cleanData)
+	if !sameMap(first.Labels, second.Labels) {
+		t.Fatal("equal labels are not shared: the test shows nothing")
+	}
+	merged := decode(twice)
+	want := &corev1.Pod{}
+	if err := want.Unmarshal(twice); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(merged, want) {
+		t.Errorf("merged pod %v, reference %v", merged.Labels, want.Labels)
+	}
+	for name, p := range map[string]*corev1.Pod{"first": first, "second": second, "next": decode(cleanData)} {
+		if !reflect.DeepEqual(p.Labels, clean.Labels) {
+			t.Errorf("%s pod's labels became %v", name, p.Labels)
+		}
 	}
 }

@@ -1,11 +1,13 @@
 package unstructuredjson
 
 import (
+	"bytes"
 	"errors"
 	"strconv"
 	"sync"
 	"unicode/utf8"
 
+	"github.com/kubeclient/client-go/internal/fastpath"
 	"github.com/kubeclient/client-go/internal/intern"
 	"github.com/kubeclient/client-go/internal/jsondecode/lex"
 )
@@ -51,6 +53,11 @@ func DecodeSharing(data []byte, share *intern.DecodeSharing) (map[string]any, Ty
 
 func decode(data []byte, share *intern.DecodeSharing) (map[string]any, TypeMeta, error) {
 	d := decoder{data: data, top: TypeMeta{Plain: true}, share: share}
+	if bytes.Contains(data, secretKind) || !fastpath.Interning.On() {
+		// Perhaps a Secret, whose values must not enter process-wide
+		// tables (see intern.IsSecret): nothing is interned or shared.
+		d.plain, d.share = true, nil
+	}
 	if p := pending.Get(); p != nil {
 		d.pendingValues = p.(*pendingValues)
 	} else {
@@ -78,6 +85,8 @@ type decoder struct {
 	top  TypeMeta
 	// share, when not nil, shares managed-fields trees (see sharedTree).
 	share *intern.DecodeSharing
+	// plain: strings are not interned.
+	plain bool
 	*pendingValues
 }
 
@@ -149,7 +158,7 @@ func (d *decoder) value(depth int, shared bool) (any, bool) {
 		a, ok := d.array(depth)
 		return a, ok
 	case c == '"':
-		if shared {
+		if shared && !d.plain {
 			return d.sharedString()
 		}
 		s, ok := d.string()
@@ -208,7 +217,7 @@ func (d *decoder) object(depth int) (map[string]any, bool) {
 		if d.share != nil && name == "fieldsV1" && depth < maxSharedTreeDepth {
 			v, ok = d.sharedTree(depth + 1)
 		} else {
-			v, ok = d.value(depth+1, !intern.UniqueKey(name))
+			v, ok = d.value(depth+1, !intern.UniqueKey(name) && name != intern.LastAppliedAnnotation)
 		}
 		if !ok {
 			return nil, false
@@ -497,6 +506,10 @@ func (d *decoder) string() (string, bool) {
 	}
 	return "", false
 }
+
+// secretKind is what a document that may be a Secret holds: the start of
+// its kind, "Secret" or "SecretList", as a string literal.
+var secretKind = []byte(`"Secret`)
 
 // stringValues is the process-wide table of boxed strings values are read
 // into, so that a value repeated across documents (an image, a label, a

@@ -54,9 +54,8 @@ func (s *Serializer) Decode(data []byte, defaults *schema.GroupVersionKind, into
 
 // ForCache returns a decoder for objects that go into an informer's cache
 // unchanged: it decodes as Decode, sharing managed-fields trees with
-// share (see DecodeSharing), and notes what it decoded so with
-// share.NoteDecoded. wirecodec.ForContext gives it to the requests of
-// such informers.
+// share (see DecodeSharing). wirecodec.ForContext gives it to the requests
+// of such informers.
 func (s *Serializer) ForCache(share *intern.DecodeSharing) runtime.Decoder {
 	return cacheDecoder{s, share}
 }
@@ -72,12 +71,9 @@ func (d cacheDecoder) Decode(data []byte, defaults *schema.GroupVersionKind, int
 }
 
 // decode decodes data as the reference does; with share, what the fast
-// path decodes shares its managed-fields trees and is noted decoded.
+// path decodes shares its managed-fields trees.
 func (s *Serializer) decode(data []byte, defaults *schema.GroupVersionKind, into runtime.Object, share *intern.DecodeSharing) (runtime.Object, *schema.GroupVersionKind, error) {
 	if obj, gvk, ok := s.decodeFast(data, defaults, into, share); ok {
-		if share != nil {
-			share.NoteDecoded(obj)
-		}
 		return obj, gvk, nil
 	}
 	return s.ref.Decode(data, defaults, into)

@@ -2,6 +2,7 @@ package wirecodec
 
 import (
 	"context"
+	"sync/atomic"
 
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -21,6 +22,35 @@ import (
 
 // cacheDecodingKey is the context key of WithCacheDecoding.
 type cacheDecodingKey struct{}
+
+// SharedDecodes tells an informer whether its marked requests were decoded
+// sharing: whether ForContext gave a sharing decoder to one of them. When
+// it did not (the informer's ListerWatcher does not pass the context on to
+// this library's REST client, or the client's serializer is not one
+// ForContext knows), the objects the informer receives were not decoded
+// sharing, and its cache makes a shared copy of each. A SharedDecodes is
+// safe for concurrent use.
+type SharedDecodes struct{ seen atomic.Bool }
+
+// Seen reports whether a request marked with s got a sharing decoder.
+func (s *SharedDecodes) Seen() bool { return s != nil && s.seen.Load() }
+
+// sharedDecodesKey is the context key of WithSharedDecodes.
+type sharedDecodesKey struct{}
+
+// WithSharedDecodes returns ctx whose requests report to s whether they
+// get a sharing decoder (see ForContext).
+func WithSharedDecodes(ctx context.Context, s *SharedDecodes) context.Context {
+	return context.WithValue(ctx, sharedDecodesKey{}, s)
+}
+
+// noteShared records on ctx's SharedDecodes, if any, that its request got
+// a sharing decoder.
+func noteShared(ctx context.Context) {
+	if s, _ := ctx.Value(sharedDecodesKey{}).(*SharedDecodes); s != nil && !s.seen.Load() {
+		s.seen.Store(true)
+	}
+}
 
 // WithCacheDecoding returns ctx marked so that the objects of requests
 // made with it may be decoded sharing what share allows. A nil share
@@ -52,12 +82,23 @@ type CacheDecoder interface {
 // ForContext returns d, or for a request whose context is marked by
 // WithCacheDecoding, d's variant that decodes sharing as the mark says:
 // for a protobuf decoder of this package (bare or as the REST client
-// wraps it) and a CacheDecoder.
+// wraps it) and a CacheDecoder. It reports a sharing decoder to the
+// context's SharedDecodes.
 func ForContext(ctx context.Context, d runtime.Decoder) runtime.Decoder {
 	share := CacheDecoding(ctx)
 	if share == nil {
 		return d
 	}
+	if shared := forCache(d, share); shared != nil {
+		noteShared(ctx)
+		return shared
+	}
+	return d
+}
+
+// forCache returns d's variant decoding with share, or nil when d has
+// none.
+func forCache(d runtime.Decoder, share *intern.DecodeSharing) runtime.Decoder {
 	switch x := d.(type) {
 	case *ProtobufSerializer:
 		return sharingDecoder{x, share}
@@ -73,7 +114,7 @@ func ForContext(ctx context.Context, d runtime.Decoder) runtime.Decoder {
 	case CacheDecoder:
 		return x.ForCache(share)
 	}
-	return d
+	return nil
 }
 
 // sharingDecoder decodes with a ProtobufSerializer and a Sharing.

@@ -3,6 +3,7 @@ package wirecodec
 import (
 	"errors"
 	"io"
+	"reflect"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -127,7 +128,21 @@ func (s *JSONSerializer) decodeIndexed(l *lex.Lexer, defaults *schema.GroupVersi
 	if obj, actual, ok := s.decodeFast(l, defaults, into); ok {
 		return obj, actual, nil
 	}
+	if l.Share != nil && into != nil {
+		// The generated decoder may have put shared values into into,
+		// which the reference would merge into: it decodes into a zero
+		// object, which into was (decoding with sharing is for objects
+		// made for the decode).
+		zero(into)
+	}
 	return s.ref.Decode(l.Bytes(), defaults, into)
+}
+
+// zero sets *obj to its zero value.
+func zero(obj runtime.Object) {
+	if v := reflect.ValueOf(obj); v.Kind() == reflect.Pointer && !v.IsNil() {
+		v.Elem().SetZero()
+	}
 }
 
 // decodeFast is the reference's decoding for the common case: a typed
@@ -160,6 +175,10 @@ func (s *JSONSerializer) decodeFast(l *lex.Lexer, defaults *schema.GroupVersionK
 	obj, err := runtime.UseOrCreateObject(s.typer, s.creater, gvk, into)
 	if err != nil {
 		return nil, nil, false
+	}
+	if intern.IsSecret(obj) {
+		// A Secret's values must not enter process-wide tables.
+		l.Interner, l.Share = nil, nil
 	}
 	if handled, err := s.into(l, obj); !handled || err != nil {
 		return nil, nil, false

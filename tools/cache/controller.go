@@ -98,9 +98,9 @@ type controller struct {
 	reflectorLock sync.RWMutex
 	reflector     *Reflector
 
-	// sharing, set for informers, says how the reflector shares the
-	// objects it lists and watches; see listSharing.
-	sharing listSharing
+	// sharing, set for informers, says how the reflector marks its
+	// requests; see cacheSharing.
+	sharing *cacheSharing
 }
 
 // New returns a Controller for c.
@@ -269,8 +269,8 @@ func NewInformerWithOptions(options InformerOptions) (Store, Controller) {
 		handler = ResourceEventHandlerFuncs{}
 	}
 	fifo := newInformerQueue(options.Logger, options.Transform, options.Identifier, options.InformerMetricsProvider)
-	sharing := newListSharing(options.Transform)
-	apply := &deltaApplier{store: clientState, handler: handlerSink{handler}, listedShared: sharing.complete}
+	sharing := newCacheSharing(options.Transform)
+	apply := &deltaApplier{store: clientState, handler: handlerSink{handler}, sharing: sharing}
 	cfg := &Config{
 		Queue:            fifo,
 		ListerWatcher:    options.ListerWatcher,
@@ -328,9 +328,9 @@ func (s handlerSink) resyncAll(objs []interface{}) {
 type deltaApplier struct {
 	store   Store
 	handler notificationSink
-	// listedShared: the objects of Replaced deltas (lists, watch-list
-	// initial events) were shared fully as they arrived.
-	listedShared bool
+	// sharing gives the object to publish for each object entering the
+	// store (see cacheSharing.publish); nil publishes them as they are.
+	sharing *cacheSharing
 }
 
 var errNotDeltas = errors.New("object given as Process argument is not Deltas")
@@ -351,9 +351,7 @@ func (a *deltaApplier) process(obj interface{}, isInInitialList bool) error {
 func (a *deltaApplier) apply(d Delta, isInInitialList bool) error {
 	switch d.Type {
 	case Sync, Replaced, Added, Updated:
-		if d.Type != Replaced || !a.listedShared {
-			shareFresh(d)
-		}
+		d = a.publishable(d)
 		old, exists, err := a.store.Get(d.Object)
 		if err != nil {
 			return err
@@ -440,8 +438,10 @@ func (a *deltaApplier) processBatch(deltas []Delta, isInInitialList bool) error 
 	olds := make([]interface{}, len(deltas))
 	exist := make([]bool, len(deltas))
 	txns := make([]Transaction, len(deltas))
+	published := make([]Delta, len(deltas))
 	for i, d := range deltas {
-		shareFresh(d)
+		d = a.publishable(d)
+		published[i] = d
 		old, exists, err := a.store.Get(d.Object)
 		if err != nil {
 			return err
@@ -468,7 +468,7 @@ func (a *deltaApplier) processBatch(deltas []Delta, isInInitialList bool) error 
 		}
 		return false
 	}
-	for i, d := range deltas {
+	for i, d := range published {
 		if !applied(i) {
 			continue
 		}
@@ -487,14 +487,16 @@ func (a *deltaApplier) processBatch(deltas []Delta, isInInitialList bool) error 
 	return nil
 }
 
-// shareFresh shares the object of a delta that brings it into the cache;
-// a Sync delta replays an object cached (and shared) already, a deleted
-// object leaves the cache.
-func shareFresh(d Delta) {
+// publishable returns d with the object to publish for it: for a delta
+// that brings an object into the cache, what a.sharing publishes in its
+// place. A Sync delta replays an object cached (and published) already, a
+// deleted object leaves the cache.
+func (a *deltaApplier) publishable(d Delta) Delta {
 	switch d.Type {
 	case Replaced, Added, Updated:
-		shareCached(d.Object)
+		d.Object = a.sharing.publish(d.Object)
 	}
+	return d
 }
 
 // sameResourceVersion reports whether both objects carry the same resource

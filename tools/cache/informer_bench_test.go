@@ -2,6 +2,7 @@ package cache
 
 import (
 	"context"
+	"fmt"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -14,7 +15,7 @@ import (
 	kruntime "k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
 
-	"github.com/kubeclient/client-go/internal/intern"
+	"github.com/kubeclient/client-go/internal/fastpath"
 )
 
 // These benchmarks measure the informer between the decoder and the
@@ -110,23 +111,12 @@ func realisticPodList(tb testing.TB, n, rv int) []v1.Pod {
 	return pods
 }
 
-// sharingModes are the ways objects entering a cache can be shared.
-var sharingModes = []struct {
-	name   string
-	sharer *intern.Sharer
-}{
-	{"none", nil},
-	{"strings", newCacheSharer("false")},
-	{"all", newCacheSharer("true")},
-}
-
-// eachSharingMode runs bench once per sharing mode.
+// eachSharingMode runs bench with cache sharing off and on.
 func eachSharingMode(b *testing.B, bench func(b *testing.B)) {
-	saved := cacheSharer
-	defer func() { cacheSharer = saved }()
-	for _, mode := range sharingModes {
-		cacheSharer = mode.sharer
-		b.Run("share="+mode.name, bench)
+	for _, on := range []bool{false, true} {
+		restore := fastpath.CacheDedup.Set(on)
+		b.Run(fmt.Sprintf("share=%v", on), bench)
+		restore()
 	}
 }
 
@@ -198,11 +188,11 @@ func BenchmarkSharedUnstructuredHeap(b *testing.B) {
 			before := liveHeap()
 			pods := make([]*unstructured.Unstructured, n)
 			for i := range pods {
-				pods[i] = &unstructured.Unstructured{}
-				if err := pods[i].UnmarshalJSON(realisticPodBytes(i, 1)); err != nil {
+				u := &unstructured.Unstructured{}
+				if err := u.UnmarshalJSON(realisticPodBytes(i, 1)); err != nil {
 					b.Fatal(err)
 				}
-				shareCached(pods[i])
+				pods[i] = newCacheSharing(nil).publish(u).(*unstructured.Unstructured)
 			}
 			after := liveHeap()
 			b.ReportMetric(float64(after-before)/n, "B/pod")

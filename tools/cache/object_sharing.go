@@ -2,137 +2,104 @@ package cache
 
 import (
 	"context"
-	"os"
-	"strconv"
 
-	"k8s.io/apimachinery/pkg/api/meta"
-	"k8s.io/apimachinery/pkg/runtime"
-
+	"github.com/kubeclient/client-go/internal/fastpath"
 	"github.com/kubeclient/client-go/internal/intern"
 	"github.com/kubeclient/client-go/internal/wirecodec"
 )
 
 // Objects entering an informer's cache share what repeats across them:
 // the pods of one ReplicaSet differ in a few names and addresses and are
-// otherwise the same. Sharing rewrites the object in place; it stays
-// reflect.DeepEqual to what was decoded. Watch events are shared as their
-// delta is applied to the cache, after the informer's transform. The
-// objects of a list or relist (and of a watch-list's initial events) are
-// shared earlier, as each page or event arrives in the informer's
-// reflector, so that a list of thousands of objects is not held unshared
-// until its last page: fully when the informer has no transform, and
-// then not again as they enter the cache; only their strings when it has
-// one (a transform may write into what it is given), the rest as they
-// enter the cache.
+// otherwise the same. Strings are interned (they are immutable, so
+// sharing them is invisible); equal label and annotation maps, managed-
+// fields sets, resource lists, the managed-fields trees of unstructured
+// objects and, for protobuf, equal specs are one value held by all.
 //
-// Strings are always interned: they are immutable, so sharing them is
-// invisible. Unless KUBECLIENT_CACHE_DEDUP is false, identical byte slices
-// (the FieldsV1 sets of managed fields), resource lists (container limits
-// and requests) and the fieldsV1 maps of unstructured objects are shared
-// too. That relies on cached objects being
-// read-only, as every informer requires (listers and handlers receive the
-// cached objects themselves): a caller writing into a cached object's
-// FieldsV1 bytes or resource list would change the other objects sharing
-// them. The cache mutation detector (KUBE_CACHE_MUTATION_DETECTOR=true)
-// reports such writes, and DeepCopy gives a private copy that shares
-// nothing but strings. Objects are shared in place: one handed to an
-// informer (by a fake ListerWatcher, say) must not be read concurrently
-// by its maker while the informer caches it.
+// Nothing published is written again. Sharing is decided before an object
+// is published (stored, handed to a handler), in one of two places, and
+// never by rewriting an object:
 //
-// An informer without a transform also marks the context of its list and
-// watch requests (listSharing.requestContext): this library's protobuf
-// decoders then decode equal FieldsV1 sets and resource lists to the
-// shared copies directly, instead of a private copy the sharing would
-// replace right away, and remember the objects they decoded so (see
-// intern.DecodeSharing.Decoded), which are not walked again here.
+//   - An informer without a transform marks the context of its list and
+//     watch requests: this library's decoders then decode each object
+//     sharing as they read (see intern.DecodeSharing), picking a table's
+//     value or building a private one, and report that they did
+//     (wirecodec.SharedDecodes). Such objects are published as decoded.
+//   - Otherwise (a transform, which may write into what it is given; a
+//     ListerWatcher that does not pass the context to this library's REST
+//     client; a serializer the client does not know) the informer
+//     publishes, in place of each object entering its cache, a copy of it
+//     that shares with the tables (intern.Sharer.Copy). The object itself
+//     is not written: it may be its maker's.
 //
-// The tables behind the sharing are global, fixed in size and safe for
-// concurrent informers (see package intern).
+// Published objects are read-only, as every informer requires: listers and
+// handlers receive the cached objects themselves, and a caller writing into
+// one would change the objects sharing its maps. DeepCopy gives a private
+// copy that shares nothing but strings; the cache mutation detector
+// (KUBE_CACHE_MUTATION_DETECTOR=true) reports such writes.
+//
+// KUBECLIENT_CACHE_DEDUP=false (fastpath.CacheDedup) turns sharing off:
+// objects are published as received, as client-go does. Secrets are never
+// shared (see intern.IsSecret). The tables are process-wide, bounded and
+// safe for concurrent informers (see package intern).
 
-// cacheDedupEnv names the environment variable that, set to false, keeps
-// byte slices and maps of cached objects unshared.
-const cacheDedupEnv = "KUBECLIENT_CACHE_DEDUP"
+// cacheSharer makes the shared copies of every informer.
+var cacheSharer = newCacheSharer()
 
-// cacheSharer shares the objects of every informer; nil (in benchmarks)
-// shares nothing.
-var cacheSharer = newCacheSharer(os.Getenv(cacheDedupEnv))
-
-// newCacheSharer returns the Sharer for the value of cacheDedupEnv: only
-// an explicit false turns dedup off.
-func newCacheSharer(dedup string) *intern.Sharer {
-	on, err := strconv.ParseBool(dedup)
-	return intern.NewSharer(err != nil || on)
-}
-
-// shareCached makes obj, about to enter an informer's cache, share what
-// it has in common with the objects cached before it.
-func shareCached(obj interface{}) {
-	if obj != nil && cacheSharer != nil && !decodedSharing(obj) {
-		cacheSharer.Share(obj)
+// newCacheSharer returns the Sharer of informer caches: the process-wide
+// tables, strings included unless interning is off (fastpath.Interning).
+func newCacheSharer() *intern.Sharer {
+	s := intern.NewSharer(true)
+	if !fastpath.Interning.On() {
+		s.Strings, s.Boxed = nil, nil
 	}
+	return s
 }
 
-// decodedSharing reports whether obj was decoded with cacheDecoding, so
-// that it shares all that cacheSharer would make it share already.
-func decodedSharing(obj interface{}) bool {
-	return cacheDecoding != nil && cacheDecoding.Decoded(obj)
-}
+// cacheDecoding is the decoding side of cacheSharer's tables.
+var cacheDecoding = intern.NewDecodeSharing(cacheSharer.Fields)
 
-// stringSharer shares only strings, which is safe before a transform.
-var stringSharer = intern.NewSharer(false)
-
-// listSharing says how an informer shares the objects of its lists as they
-// arrive in its reflector, before the transform.
-type listSharing struct {
-	// sharer shares listed objects on arrival; nil shares nothing.
+// cacheSharing is how one informer shares the objects entering its cache.
+// A nil *cacheSharing shares nothing. Its methods are safe for concurrent
+// use: the reflector marks requests while the processing goroutine
+// publishes.
+type cacheSharing struct {
+	// sharer makes the shared copies.
 	sharer *intern.Sharer
-	// complete: sharer did all that entering the cache would, so the
-	// Replaced deltas of a list need not be shared again.
-	complete bool
-	// decode, when not nil, lets the decoders of the reflector's list and
-	// watch requests share managed-fields sets and resource lists as they
-	// decode (see wirecodec.WithCacheDecoding): only when the objects go
-	// into the cache as decoded, with no transform.
+	// decode, when not nil (no transform), marks the reflector's list and
+	// watch requests for decoding with sharing.
 	decode *intern.DecodeSharing
+	// decoded learns whether the marked requests were decoded sharing.
+	decoded wirecodec.SharedDecodes
 }
 
-// cacheDecoding is the decoding side of cacheSharer's tables; nil when
-// it shares only strings.
-var cacheDecoding = newCacheDecoding(cacheSharer)
-
-func newCacheDecoding(s *intern.Sharer) *intern.DecodeSharing {
-	if s == nil || s.Fields == nil {
+// newCacheSharing returns the sharing of an informer with the given
+// transform, or nil when sharing is off (fastpath.CacheDedup).
+func newCacheSharing(transform TransformFunc) *cacheSharing {
+	if !fastpath.CacheDedup.On() {
 		return nil
 	}
-	return intern.NewDecodeSharing(s.Fields)
+	s := &cacheSharing{sharer: cacheSharer}
+	if transform == nil {
+		s.decode = cacheDecoding
+	}
+	return s
 }
 
 // requestContext returns the context of a list or watch request of the
 // reflector: marked for decoding with sharing when it may.
-func (s listSharing) requestContext(ctx context.Context) context.Context {
-	return wirecodec.WithCacheDecoding(ctx, s.decode)
+func (s *cacheSharing) requestContext(ctx context.Context) context.Context {
+	if s == nil || s.decode == nil {
+		return ctx
+	}
+	return wirecodec.WithSharedDecodes(wirecodec.WithCacheDecoding(ctx, s.decode), &s.decoded)
 }
 
-// newListSharing returns the list sharing of an informer with the given
-// transform.
-func newListSharing(transform TransformFunc) listSharing {
-	switch {
-	case cacheSharer == nil:
-		return listSharing{}
-	case transform == nil:
-		return listSharing{sharer: cacheSharer, complete: true, decode: cacheDecoding}
+// publish returns the object to store and hand to handlers in place of
+// obj, which is about to enter the cache: obj itself when its decoder
+// shared it already, else a shared copy of it. obj is not written.
+func (s *cacheSharing) publish(obj interface{}) interface{} {
+	if s == nil || obj == nil || s.decoded.Seen() {
+		return obj
 	}
-	return listSharing{sharer: stringSharer}
-}
-
-// shareListed shares the items of one page of a list.
-func shareListed(s *intern.Sharer, page runtime.Object) {
-	if s == nil || (s == cacheSharer && decodedSharing(page)) {
-		return
-	}
-	// A page that is not a list is the pager's error to report.
-	_ = meta.EachListItem(page, func(item runtime.Object) error {
-		s.Share(item)
-		return nil
-	})
+	return s.sharer.Copy(obj)
 }

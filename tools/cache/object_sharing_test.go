@@ -2,7 +2,6 @@ package cache
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"reflect"
 	"strconv"
@@ -17,16 +16,14 @@ import (
 	kruntime "k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
 
+	"github.com/kubeclient/client-go/internal/fastpath"
 	"github.com/kubeclient/client-go/internal/intern"
 	"github.com/kubeclient/client-go/internal/wirecodec"
 )
 
-// withSharer runs the test with objects shared by s.
-func withSharer(t *testing.T, dedup string) {
-	saved, savedDecoding := cacheSharer, cacheDecoding
-	cacheSharer = newCacheSharer(dedup)
-	cacheDecoding = newCacheDecoding(cacheSharer)
-	t.Cleanup(func() { cacheSharer, cacheDecoding = saved, savedDecoding })
+// withSharing runs the test with cache sharing on or off.
+func withSharing(t *testing.T, on bool) {
+	t.Cleanup(fastpath.CacheDedup.Set(on))
 }
 
 func cachedPod(t *testing.T, rig *podInformerRig, i int) *v1.Pod {
@@ -40,15 +37,14 @@ func cachedPod(t *testing.T, rig *podInformerRig, i int) *v1.Pod {
 }
 
 // TestInformerSharesCachedObjects lists realistic pods: the cached pods
-// are DeepEqual to the decoded ones and, unless dedup is off, share their
+// are DeepEqual to the decoded ones and, unless sharing is off, share their
 // equal FieldsV1 sets and resource lists.
 func TestInformerSharesCachedObjects(t *testing.T) {
 	for _, tt := range []struct {
-		env   string
 		dedup bool
-	}{{"", true}, {"true", true}, {"false", false}, {"no", true}} {
-		t.Run(cacheDedupEnv+"="+tt.env, func(t *testing.T) {
-			withSharer(t, tt.env)
+	}{{true}, {false}} {
+		t.Run(fmt.Sprintf("dedup=%v", tt.dedup), func(t *testing.T) {
+			withSharing(t, tt.dedup)
 			rig := startPodInformer(t, realisticPodList(t, 3, 1))
 			defer rig.shutdown()
 			a, b := cachedPod(t, rig, 0), cachedPod(t, rig, 1)
@@ -82,7 +78,7 @@ func TestMutationDetectorCatchesWritesIntoSharedObjects(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			withSharer(t, "true")
+			withSharing(t, true)
 			savedEnabled := mutationDetectionEnabled
 			mutationDetectionEnabled = true
 			t.Cleanup(func() { mutationDetectionEnabled = savedEnabled })
@@ -150,10 +146,9 @@ func TestSharingKeepsDecodedObjectsEqual(t *testing.T) {
 	}
 	for _, d := range decoders {
 		t.Run(d.name, func(t *testing.T) {
-			withSharer(t, "")
+			withSharing(t, true)
 			a, b := d.decode(t, 0), d.decode(t, 1)
-			shareCached(a)
-			shareCached(b)
+			a, b = cacheSharer.Copy(a).(kruntime.Object), cacheSharer.Copy(b).(kruntime.Object)
 			for i, obj := range []kruntime.Object{a, b} {
 				if want := d.decode(t, i); !reflect.DeepEqual(want, obj) {
 					t.Errorf("shared object %d differs from one decoded apart", i)
@@ -202,94 +197,21 @@ func sharedSoFar(a, b *v1.Pod) (stringsShared, fieldsShared bool) {
 	return stringsShared, &rawA[0] == &rawB[0]
 }
 
-// TestReflectorSharesListsOnArrival lists three pods in two pages, or
-// streams them as watch-list initial events, and looks at the first two
-// when the reflector asks for the next page (or takes the third event):
-// an informer's reflector has shared them already, only their strings
-// when the informer transforms objects; a reflector of one's own shares
-// nothing. Whatever the mode, the stored pods equal the listed ones.
-func TestReflectorSharesListsOnArrival(t *testing.T) {
-	modes := []struct {
-		name          string
-		sharer        *intern.Sharer
-		strings, full bool
-	}{
-		{"reflector of one's own", nil, false, false},
-		{"informer with a transform", newListSharing(func(o interface{}) (interface{}, error) { return o, nil }).sharer, true, false},
-		{"informer without a transform", newCacheSharer("true"), true, true},
-	}
-	for _, m := range modes {
-		for _, watchList := range []bool{false, true} {
-			t.Run(fmt.Sprintf("%s/watchList=%v", m.name, watchList), func(t *testing.T) {
-				pods := labeledPods(t, 3)
-				var stringsShared, fieldsShared bool
-				stream := watch.NewFake()
-				lw := &scriptedLW{
-					list: func(_ int, opts metav1.ListOptions) (kruntime.Object, error) {
-						return nil, errors.New("unused")
-					},
-					watch: func(call int, _ metav1.ListOptions) (watch.Interface, error) {
-						if call == 1 && watchList {
-							return stream, nil
-						}
-						return watch.NewFake(), nil
-					},
-				}
-				if !watchList {
-					var first *v1.PodList
-					lw.list = func(_ int, opts metav1.ListOptions) (kruntime.Object, error) {
-						if opts.Continue == "" {
-							first = podList("5", "next", pods[0], pods[1])
-							return first, nil
-						}
-						stringsShared, fieldsShared = sharedSoFar(&first.Items[0], &first.Items[1])
-						return podList("5", "", pods[2]), nil
-					}
-				}
-				store := NewStore(MetaNamespaceKeyFunc)
-				r := NewReflectorWithOptions(lw, &v1.Pod{}, store, ReflectorOptions{Backoff: fastBackoff()})
-				r.useWatchList = watchList
-				r.sharing.sharer = m.sharer
-				ctx, cancel := context.WithCancel(context.Background())
-				defer cancel()
-				done := make(chan struct{})
-				go func() { defer close(done); r.RunWithContext(ctx) }()
-				defer func() { cancel(); <-done }()
-				if watchList {
-					want := labeledPods(t, 3)
-					for _, p := range want {
-						stream.Add(p)
-					}
-					// The third event was taken: the first two were applied.
-					stringsShared, fieldsShared = sharedSoFar(want[0], want[1])
-					end := pod("", "", "9", nil)
-					end.Annotations = map[string]string{metav1.InitialEventsAnnotationKey: "true"}
-					stream.Action(watch.Bookmark, end)
-				}
-				waitUntil(t, "the sync", func() bool { return len(store.ListKeys()) == 3 })
-				if stringsShared != m.strings || fieldsShared != m.full {
-					t.Errorf("before the list ended: strings shared %v, FieldsV1 shared %v; want %v, %v", stringsShared, fieldsShared, m.strings, m.full)
-				}
-				for _, want := range labeledPods(t, 3) {
-					got, _, _ := store.Get(want)
-					if !reflect.DeepEqual(got, want) {
-						t.Errorf("stored pod %s differs from the listed one", want.Name)
-					}
-				}
-			})
-		}
-	}
+// sharedSoFar tells whether two pods share their equal FieldsV1 sets.
+func fieldsShared(a, b *v1.Pod) bool {
+	rawA, rawB := a.ManagedFields[0].FieldsV1.Raw, b.ManagedFields[0].FieldsV1.Raw
+	return &rawA[0] == &rawB[0]
 }
 
-// TestInformersShareListsOnArrival runs both kinds of informer over a list
-// of three pods in two pages, with and without a transform that writes
-// into the first pod's FieldsV1 set. Without a transform the first page
-// is shared before the second is asked for; with one its byte slices are
-// not, so the write stays the first pod's own, and they are shared as the
-// pods enter the cache. The list and watch requests are marked for
+// TestInformersPublishSharedCopies runs both kinds of informer over a list
+// of three pods in two pages, then a watch event, with and without a
+// transform that writes into the first pod's FieldsV1 set. The pods the
+// ListerWatcher returns are not written (they are its own) and not
+// published: the cache holds copies equal to them (transformed), which
+// share their FieldsV1 sets. The list and watch requests are marked for
 // decoding with sharing (wirecodec.WithCacheDecoding) only without a
 // transform.
-func TestInformersShareListsOnArrival(t *testing.T) {
+func TestInformersPublishSharedCopies(t *testing.T) {
 	writeFirst := func(obj interface{}) (interface{}, error) {
 		if p, ok := obj.(*v1.Pod); ok && p.Name == realisticPod(t, 0, 1).Name {
 			p.ManagedFields[0].FieldsV1.Raw[1] = 'X'
@@ -312,10 +234,19 @@ func TestInformersShareListsOnArrival(t *testing.T) {
 	for name, newInformer := range informers {
 		for _, transform := range []TransformFunc{nil, writeFirst} {
 			t.Run(fmt.Sprintf("%s/transform=%v", name, transform != nil), func(t *testing.T) {
-				withSharer(t, "true")
-				pods := labeledPods(t, 3)
-				var fieldsShared bool
+				withSharing(t, true)
+				pods := labeledPods(t, 4)
+				// The listed pods hold one labels map, as pods decoded with
+				// sharing do: publishing must not write into it.
+				for _, p := range pods[1:] {
+					p.Labels = pods[0].Labels
+				}
+				snapshots := make([]*v1.Pod, len(pods))
+				for i, p := range pods {
+					snapshots[i] = p.DeepCopy()
+				}
 				var listMarked, watchMarked atomic.Bool
+				events := watch.NewFake()
 				lw := &ListWatch{
 					ListWithContextFunc: func(ctx context.Context, opts metav1.ListOptions) (kruntime.Object, error) {
 						listMarked.Store(wirecodec.CacheDecoding(ctx) != nil)
@@ -326,39 +257,49 @@ func TestInformersShareListsOnArrival(t *testing.T) {
 					},
 					WatchFuncWithContext: func(ctx context.Context, _ metav1.ListOptions) (watch.Interface, error) {
 						watchMarked.Store(wirecodec.CacheDecoding(ctx) != nil)
-						return watch.NewFake(), nil
+						return events, nil
 					},
 				}
-				lw.ListWithContextFunc = firstPageProbe(lw.ListWithContextFunc, func(first *v1.PodList) {
-					_, fieldsShared = sharedSoFar(&first.Items[0], &first.Items[1])
-				})
 				store, run := newInformer(ToListWatcherWithWatchListSemantics(lw, listThenWatch{}), transform)
 				ctx, cancel := context.WithCancel(context.Background())
 				done := make(chan struct{})
 				go func() { defer close(done); run(ctx) }()
 				waitUntil(t, "the sync", func() bool { return len(store.ListKeys()) == 3 })
-				waitUntil(t, "the watch", func() bool { return watchMarked.Load() || transform != nil })
+				events.Add(pods[3])
+				waitUntil(t, "the watch event", func() bool { return len(store.ListKeys()) == 4 })
 				cancel()
 				<-done
 				if want := transform == nil; listMarked.Load() != want || watchMarked.Load() != want {
 					t.Errorf("requests marked for decoding with sharing: list %v, watch %v, want %v", listMarked.Load(), watchMarked.Load(), want)
 				}
-				if want := transform == nil; fieldsShared != want {
-					t.Errorf("first page's FieldsV1 shared before the second page: %v, want %v", fieldsShared, want)
+				want := make([]*v1.Pod, len(snapshots))
+				for i, p := range snapshots {
+					want[i] = p.DeepCopy()
 				}
-				want := labeledPods(t, 3)
 				if transform != nil {
 					_, _ = writeFirst(want[0])
 				}
 				var cached []*v1.Pod
-				for _, w := range want {
+				for i, w := range want {
 					got, _, _ := store.Get(w)
 					if !reflect.DeepEqual(got, w) {
 						t.Fatalf("cached pod %s differs from the listed (and transformed) one", w.Name)
 					}
+					if got == any(pods[i]) {
+						t.Errorf("pod %s: the ListerWatcher's object was published, not a copy", w.Name)
+					}
 					cached = append(cached, got.(*v1.Pod))
 				}
-				if _, shared := sharedSoFar(cached[1], cached[2]); !shared {
+				if transform == nil {
+					// The transform wrote into the listed pod (its input),
+					// as client-go's would; without one nothing may.
+					for i, p := range pods {
+						if !reflect.DeepEqual(p, snapshots[i]) {
+							t.Errorf("listed pod %d was written", i)
+						}
+					}
+				}
+				if !fieldsShared(cached[1], cached[2]) || !fieldsShared(cached[2], cached[3]) {
 					t.Error("cached pods do not share their FieldsV1 sets")
 				}
 			})
@@ -366,68 +307,71 @@ func TestInformersShareListsOnArrival(t *testing.T) {
 	}
 }
 
-// firstPageProbe wraps list so that probe sees the first page when the
-// second one is asked for.
-func firstPageProbe(list func(context.Context, metav1.ListOptions) (kruntime.Object, error), probe func(first *v1.PodList)) func(context.Context, metav1.ListOptions) (kruntime.Object, error) {
-	var first *v1.PodList
-	return func(ctx context.Context, opts metav1.ListOptions) (kruntime.Object, error) {
-		page, err := list(ctx, opts)
-		if opts.Continue == "" {
-			first, _ = page.(*v1.PodList)
-		} else if first != nil {
-			probe(first)
-		}
-		return page, err
-	}
-}
-
-// TestDeltaApplierSharesWhatListsLeft applies pods to an informer's cache:
-// each kind of delta shares its object unless the list shared it on arrival
-// already.
-func TestDeltaApplierSharesWhatListsLeft(t *testing.T) {
+// TestDeltaApplierPublishes applies pods to an informer's cache: a delta
+// that brings an object in publishes a shared copy of it (the object
+// itself with sharing off), a Sync delta replays the cached object.
+func TestDeltaApplierPublishes(t *testing.T) {
 	tests := []struct {
-		typ          DeltaType
-		listedShared bool
-		want         bool
+		typ    DeltaType
+		dedup  bool
+		copied bool
 	}{
-		{Added, false, true},
-		{Updated, false, true},
-		{Replaced, false, true},
 		{Added, true, true},
 		{Updated, true, true},
-		{Replaced, true, false},
+		{Replaced, true, true},
+		{Sync, true, false},
+		{Added, false, false},
+		{Replaced, false, false},
 	}
 	for _, tt := range tests {
-		t.Run(fmt.Sprintf("%s/listedShared=%v", tt.typ, tt.listedShared), func(t *testing.T) {
-			withSharer(t, "true")
-			a := &deltaApplier{store: NewStore(MetaNamespaceKeyFunc), handler: handlerSink{ResourceEventHandlerFuncs{}}, listedShared: tt.listedShared}
+		t.Run(fmt.Sprintf("%s/dedup=%v", tt.typ, tt.dedup), func(t *testing.T) {
+			withSharing(t, tt.dedup)
+			a := &deltaApplier{store: NewStore(MetaNamespaceKeyFunc), handler: handlerSink{ResourceEventHandlerFuncs{}}, sharing: newCacheSharing(nil)}
 			first, second := realisticPod(t, 0, 1), realisticPod(t, 1, 1)
-			shareCached(first)
+			first = cacheSharer.Copy(first).(*v1.Pod)
 			if err := a.apply(Delta{Type: tt.typ, Object: second}, false); err != nil {
 				t.Fatal(err)
 			}
-			rawA, rawB := first.ManagedFields[0].FieldsV1.Raw, second.ManagedFields[0].FieldsV1.Raw
-			if shared := &rawA[0] == &rawB[0]; shared != tt.want {
-				t.Errorf("shared: %v, want %v", shared, tt.want)
+			got, _, _ := a.store.Get(second)
+			if copied := got != any(second); copied != tt.copied {
+				t.Fatalf("published a copy: %v, want %v", copied, tt.copied)
+			}
+			if shared := fieldsShared(first, got.(*v1.Pod)); shared != tt.copied {
+				t.Errorf("shared: %v, want %v", shared, tt.copied)
 			}
 		})
 	}
 }
 
-// TestShareCachedSkipsObjectsDecodedWithSharing: an object the decoders
-// shared already (cacheDecoding.Decoded) is not walked again.
-func TestShareCachedSkipsObjectsDecodedWithSharing(t *testing.T) {
-	for _, decoded := range []bool{false, true} {
-		t.Run(fmt.Sprintf("decoded=%v", decoded), func(t *testing.T) {
-			withSharer(t, "true")
-			first, second := realisticPod(t, 0, 1), realisticPod(t, 1, 1)
-			shareCached(first)
-			if decoded {
-				cacheDecoding.NoteDecoded(second)
+// sharingDecoder is a decoder with a variant for caches, as the dynamic
+// client's; it counts the decodes of that variant.
+type cacheAwareDecoder struct{ kruntime.Decoder }
+
+func (d cacheAwareDecoder) ForCache(*intern.DecodeSharing) kruntime.Decoder { return d }
+
+// TestPublishTrustsSharedDecodes: once a marked request of the informer got
+// a sharing decoder (wirecodec.ForContext), its objects are published as
+// decoded; before that, and for an informer with a transform, as copies.
+func TestPublishTrustsSharedDecodes(t *testing.T) {
+	for _, tt := range []struct {
+		name      string
+		transform TransformFunc
+		decoded   bool
+		copied    bool
+	}{
+		{"no decode yet", nil, false, true},
+		{"decoded sharing", nil, true, false},
+		{"transform", func(o interface{}) (interface{}, error) { return o, nil }, true, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			withSharing(t, true)
+			s := newCacheSharing(tt.transform)
+			if tt.decoded {
+				wirecodec.ForContext(s.requestContext(context.Background()), cacheAwareDecoder{})
 			}
-			shareCached(second)
-			if _, shared := sharedSoFar(first, second); shared == decoded {
-				t.Errorf("FieldsV1 shared: %v, want %v", shared, !decoded)
+			p := realisticPod(t, 0, 1)
+			if copied := s.publish(p) != any(p); copied != tt.copied {
+				t.Errorf("copied: %v, want %v", copied, tt.copied)
 			}
 		})
 	}

@@ -110,10 +110,9 @@ type Reflector struct {
 	useWatchList bool
 	logger       klog.Logger
 
-	// sharing, set by informers, says how the objects of lists and of
-	// watch-list initial events are shared as they arrive, and how the
-	// objects of its requests are decoded; see listSharing.
-	sharing listSharing
+	// sharing, set by informers, says how the objects of its requests
+	// are decoded; see cacheSharing.
+	sharing *cacheSharing
 
 	// WatchListPageSize sets the page size of lists and relists. When zero,
 	// lists at resourceVersion "" or "0" use the pager's default page size

@@ -13,8 +13,6 @@ import (
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/utils/clock"
-
-	"github.com/kubeclient/client-go/internal/intern"
 )
 
 // shortWatchThreshold: a watch that closes sooner without events is
@@ -49,9 +47,6 @@ type watchStream struct {
 	silence clock.Timer
 	// interrupt, if not nil, ends the stream with the error it delivers.
 	interrupt <-chan error
-	// share, if not nil, shares the objects of added and modified
-	// events before they are applied.
-	share *intern.Sharer
 }
 
 // newWatchStream starts reading w, opened at the given time, into store.
@@ -176,10 +171,8 @@ func (s *watchStream) apply(ctx context.Context, event watch.Event) (appliedEven
 	applied := appliedEvent{eventType: event.Type, resourceVersion: m.GetResourceVersion()}
 	switch event.Type {
 	case watch.Added:
-		s.shareObject(event.Object)
 		err = s.store.Add(event.Object)
 	case watch.Modified:
-		s.shareObject(event.Object)
 		err = s.store.Update(event.Object)
 	case watch.Deleted:
 		err = s.store.Delete(event.Object)
@@ -195,11 +188,4 @@ func (s *watchStream) apply(ctx context.Context, event watch.Event) (appliedEven
 		utilruntime.HandleErrorWithContext(ctx, err, "Unable to apply watch event to store", "reflector", r.name, "event", event.Type)
 	}
 	return applied, true
-}
-
-// shareObject shares obj when the stream shares what it applies.
-func (s *watchStream) shareObject(obj interface{}) {
-	if s.share != nil && !(s.share == cacheSharer && decodedSharing(obj)) {
-		s.share.Share(obj)
-	}
 }

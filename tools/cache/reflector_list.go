@@ -65,11 +65,7 @@ func (r *Reflector) list(ctx context.Context) error {
 // goroutine.
 func (r *Reflector) fetchList(ctx context.Context, at string) (result listResult, ok bool) {
 	p := pager.New(func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
-		page, err := r.listerWatcher.ListWithContext(r.sharing.requestContext(ctx), opts)
-		if err == nil {
-			shareListed(r.sharing.sharer, page)
-		}
-		return page, err
+		return r.listerWatcher.ListWithContext(r.sharing.requestContext(ctx), opts)
 	})
 	p.PageSize = r.listPageSize(at, p.PageSize)
 

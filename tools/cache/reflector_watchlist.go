@@ -79,7 +79,6 @@ func (r *Reflector) streamInitialEvents(ctx context.Context, collected Store) (w
 		return nil, "", err
 	}
 	stream := r.newWatchStream(w, collected, opened, nil)
-	stream.share = r.sharing.sharer
 	// The initial events come as Added events in no particular version
 	// order; the stream's version counts from the first other event.
 	rv, ordered := "", false

@@ -261,8 +261,8 @@ func (s *sharedIndexInformer) RunWithContext(ctx context.Context) {
 		return
 	}
 	s.fifo = newInformerQueue(&logger, s.transform, s.identifier, s.metricsProvider)
-	sharing := newListSharing(s.transform)
-	apply := &deltaApplier{store: s.indexer, handler: (*informerSink)(s), listedShared: sharing.complete}
+	sharing := newCacheSharing(s.transform)
+	apply := &deltaApplier{store: s.indexer, handler: (*informerSink)(s), sharing: sharing}
 	cfg := &Config{
 		Queue:                        s.fifo,
 		ListerWatcher:                s.listerWatcher,

@@ -2,9 +2,12 @@ package lex
 
 import (
 	"bytes"
+	"maps"
 	"sync"
 
 	kjson "sigs.k8s.io/json"
+
+	"github.com/kubeclient/client-go/internal/intern"
 )
 
 // Unmarshaler is encoding/json's Unmarshaler.
@@ -171,6 +174,11 @@ func StringMap[K ~string, V ~string, M ~map[K]V](l *Lexer, m *M) error {
 		k := K(l.Interner.FromBytes(key))
 		switch l.Next() {
 		case '"':
+			if string(key) == intern.LastAppliedAnnotation {
+				// Never interned: it may carry a Secret's data.
+				mm[k] = V(string(l.str()))
+				break
+			}
 			mm[k] = V(l.Interner.FromBytes(l.str()))
 		case 'n':
 			// A fresh zero value, as the reference stores for null.
@@ -246,8 +254,21 @@ func SharedStringMap[K ~string, V ~string, M ~map[K]V](l *Lexer, m *M) error {
 // same bytes when there is one (objects of one owner have the same labels
 // and resource lists), and a new one is kept for the next: a map is what
 // its bytes make of it, whatever object it is in.
+//
+// A kept map is final. A document that names the map twice (a duplicate
+// key, here or in an object above) merges the second into the first, as
+// the reference does; with l.Share the first may be a kept map, so the
+// merge goes into a private copy of it. A map holding the last applied
+// configuration (which may carry a Secret's data) is never kept.
 func sharedMap[K comparable, V any, M ~map[K]V](l *Lexer, m *M, decode func(*Lexer, *M) error) error {
-	if l.Share == nil || *m != nil || l.Next() != '{' {
+	if l.Share == nil {
+		return decode(l, m)
+	}
+	if *m != nil {
+		*m = maps.Clone(*m)
+		return decode(l, m)
+	}
+	if l.Next() != '{' {
 		return decode(l, m)
 	}
 	sp := l.containerAt(l.pos)
@@ -255,6 +276,9 @@ func sharedMap[K comparable, V any, M ~map[K]V](l *Lexer, m *M, decode func(*Lex
 		return decode(l, m)
 	}
 	raw := l.data[l.pos:sp.end]
+	if bytes.Contains(raw, lastAppliedKey) {
+		return decode(l, m)
+	}
 	if held, ok := l.Share.Value(raw); ok {
 		if shared, ok := held.(M); ok {
 			*m = shared
@@ -268,3 +292,6 @@ func sharedMap[K comparable, V any, M ~map[K]V](l *Lexer, m *M, decode func(*Lex
 	l.Share.KeepValue(raw, *m)
 	return nil
 }
+
+// lastAppliedKey is intern.LastAppliedAnnotation as a JSON key.
+var lastAppliedKey = []byte(`"` + intern.LastAppliedAnnotation + `"`)

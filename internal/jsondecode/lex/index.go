@@ -23,7 +23,7 @@ func Index(data []byte) (*Lexer, error) {
 		l.release()
 		return nil, err
 	}
-	l.data, l.Interner = data, Default
+	l.data, l.Interner = data, defaultInterner()
 	return l, nil
 }
 
@@ -40,7 +40,7 @@ func Unindexed(data []byte) (*Lexer, error) {
 	if err := Validate(data); err != nil {
 		return nil, err
 	}
-	return New(data, Default), nil
+	return New(data, defaultInterner()), nil
 }
 
 // Release gives back a lexer that Index returned.
@@ -131,7 +131,7 @@ func IndexPrefix(data []byte) (l *Lexer, end int, st Status) {
 		l.release()
 		return nil, end, st
 	}
-	l.data, l.Interner = data[:end], Default
+	l.data, l.Interner = data[:end], defaultInterner()
 	return l, end, Complete
 }
 

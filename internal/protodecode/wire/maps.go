@@ -1,5 +1,7 @@
 package wire
 
+import "github.com/kubeclient/client-go/internal/intern"
+
 // entry reads one map entry as the reference reads it: the key (field 1)
 // and value (field 2) are read whatever their wire type and are bounded by
 // the enclosing message, not the entry; other fields are skipped within
@@ -56,7 +58,9 @@ func StringMap[M ~map[K]V, K ~string, V ~string](r *Reader, typ int, num int32, 
 	if err != nil {
 		return err
 	}
-	(*m)[K(str(key, false))] = V(str(value, false))
+	// The last applied configuration may carry a Secret's data: it is
+	// never interned.
+	(*m)[K(r.str(key, false))] = V(r.str(value, string(key) == intern.LastAppliedAnnotation))
 	return nil
 }
 
@@ -76,7 +80,7 @@ func MessageMap[M ~map[K]V, K ~string, V any](r *Reader, typ int, num int32, m *
 			return err
 		}
 	}
-	(*m)[K(str(key, false))] = v
+	(*m)[K(r.str(key, false))] = v
 	return nil
 }
 
@@ -92,6 +96,6 @@ func BytesMap[M ~map[K]V, K ~string, V ~[]byte](r *Reader, typ int, num int32, m
 	}
 	v := make(V, len(value))
 	copy(v, value)
-	(*m)[K(str(key, false))] = v
+	(*m)[K(r.str(key, false))] = v
 	return nil
 }

@@ -35,10 +35,21 @@ type Reader struct {
 	// message decoded by Reused.
 	reuse        *ReuseLog
 	reusedFields uint64
+	// privateMaps has the bit of each map field of this message whose
+	// entries, in more than one run, go into a map made by this Reader
+	// (see sharedMap).
+	privateMaps uint64
+	// plain, set for Secrets, keeps strings out of the process-wide
+	// table (see intern.IsSecret); the readers of nested messages carry it.
+	plain bool
 }
 
 // NewReader returns a Reader over message b.
 func NewReader(b []byte) Reader { return Reader{b: b} }
+
+// NewPlainReader returns a Reader over message b that interns nothing:
+// for a Secret, whose values must not enter process-wide tables.
+func NewPlainReader(b []byte) Reader { return Reader{b: b, plain: true} }
 
 // NewSharingReader returns a Reader over message b whose decoders share
 // what s allows with the objects decoded before.
@@ -56,7 +67,9 @@ func (r *Reader) Message() []byte { return r.b }
 
 // nested returns a Reader over b, a message nested in r's, that shares as
 // r does.
-func (r *Reader) nested(b []byte) Reader { return Reader{b: b, share: r.share, reuse: r.reuse} }
+func (r *Reader) nested(b []byte) Reader {
+	return Reader{b: b, share: r.share, reuse: r.reuse, plain: r.plain}
+}
 
 // More reports whether fields are left.
 func (r *Reader) More() bool { return r.i < len(r.b) }

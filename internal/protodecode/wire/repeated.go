@@ -10,7 +10,7 @@ func AppendString[S ~[]T, T ~string](r *Reader, typ int, num int32, v *S) error 
 	if *v == nil {
 		*v = make(S, 0, r.sizeHint(num))
 	}
-	*v = append(*v, T(str(b, false)))
+	*v = append(*v, T(r.str(b, false)))
 	return nil
 }
 

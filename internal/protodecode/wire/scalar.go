@@ -1,6 +1,9 @@
 package wire
 
-import "github.com/kubeclient/client-go/internal/intern"
+import (
+	"github.com/kubeclient/client-go/internal/fastpath"
+	"github.com/kubeclient/client-go/internal/intern"
+)
 
 // Integer is the integer kinds of API fields.
 type Integer interface {
@@ -9,8 +12,8 @@ type Integer interface {
 
 // str returns b as a string, through the process-wide intern table unless
 // unique is set.
-func str(b []byte, unique bool) string {
-	if unique {
+func (r *Reader) str(b []byte, unique bool) string {
+	if unique || r.plain || !fastpath.Interning.On() {
 		return string(b)
 	}
 	return intern.SharedStrings().FromBytes(b)
@@ -22,7 +25,7 @@ func SetString[T ~string](r *Reader, typ int, v *T) error {
 	if err != nil {
 		return err
 	}
-	*v = T(str(b, false))
+	*v = T(r.str(b, false))
 	return nil
 }
 
@@ -42,7 +45,7 @@ func SetStringPtr[T ~string](r *Reader, typ int, v **T) error {
 	if err != nil {
 		return err
 	}
-	s := T(str(b, false))
+	s := T(r.str(b, false))
 	*v = &s
 	return nil
 }

@@ -1,8 +1,16 @@
 package wire
 
 import (
+	"bytes"
+
 	"k8s.io/apimachinery/pkg/api/resource"
+
+	"github.com/kubeclient/client-go/internal/intern"
 )
+
+// lastAppliedKey is intern.LastAppliedAnnotation as it starts a map entry's
+// key field on the wire.
+var lastAppliedKey = []byte(intern.LastAppliedAnnotation)
 
 // SetSharedBytes reads a bytes field as SetBytes does; with a
 // DecodeSharing, equal values decode to one shared slice.
@@ -37,25 +45,54 @@ func SharedStringMap[M ~map[K]V, K ~string, V ~string](r *Reader, typ int, num i
 }
 
 // sharedMap adds one entry of map field num with entry. With a
-// DecodeSharing, the first entry of a map whose entries are all in one run
-// of fields decodes the whole run, to the map decoded before from the same
-// bytes when there is one: objects of one owner have the same labels and
+// DecodeSharing, the first entry of a map decodes all of them, which must
+// be in one run of fields, to the map decoded before from the same bytes
+// when there is one: objects of one owner have the same labels and
 // resource lists.
+//
+// A shared map is final, and the reference merges entries that come later
+// into the map decoded first. Entries in several runs of one message (no
+// encoder writes that) go into a private map this Reader makes and
+// remembers; a map named again in another message (its message repeated,
+// merged by the reference) may be a shared one, and such input is left to
+// the reference (ErrFallback), which decodes a fresh object. A map holding
+// the last applied configuration (which may carry a Secret's data) is not
+// kept.
 func sharedMap[M ~map[K]V, K comparable, V any](r *Reader, typ int, num int32, m *M, entry func(*Reader, int, int32, *M) error) error {
-	if r.share == nil || *m != nil || typ != wireBytes {
+	if r.share == nil || typ != wireBytes {
+		return entry(r, typ, num, m)
+	}
+	bit := uint64(0)
+	if num < 64 {
+		bit = uint64(1) << num
+	}
+	if *m != nil {
+		if r.privateMaps&bit == 0 {
+			return ErrFallback
+		}
 		return entry(r, typ, num, m)
 	}
 	start := r.key
 	end, n := r.run(num)
-	if n == 0 || end-start > maxSharedMapWire || r.count(num) != n {
+	if n == 0 {
+		return entry(r, typ, num, m)
+	}
+	if r.count(num) != n {
+		if bit == 0 {
+			return ErrFallback
+		}
+		r.privateMaps |= bit
 		return entry(r, typ, num, m)
 	}
 	key := r.b[start:end]
-	if held, ok := r.share.Value(key); ok {
-		if l, ok := held.(M); ok {
-			*m = l
-			r.i = end
-			return nil
+	small := end-start <= maxSharedMapWire && !bytes.Contains(key, lastAppliedKey)
+	if small {
+		if held, ok := r.share.Value(key); ok {
+			if l, ok := held.(M); ok {
+				*m = l
+				r.i = end
+				return nil
+			}
 		}
 	}
 	for i := 0; ; i++ {
@@ -74,7 +111,7 @@ func sharedMap[M ~map[K]V, K comparable, V any](r *Reader, typ int, num int32, m
 	// one that depends on its bytes alone: the reference reads the key and
 	// value of an entry up to the end of the enclosing message, so an
 	// entry whose fields overrun it decodes bytes past the run.
-	if entriesBounded(key) {
+	if small && entriesBounded(key) {
 		r.share.KeepValue(key, *m)
 	}
 	return nil
