@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/serializer/json"
 
 	"github.com/kubeclient/client-go/features"
+	"github.com/kubeclient/client-go/internal/fastpath"
 	"github.com/kubeclient/client-go/internal/unstructuredjson"
 	"github.com/kubeclient/client-go/internal/wirecodec"
 )
@@ -70,13 +71,15 @@ func newWireSerializers() wireSerializers {
 	// Objects and events decode through the one-pass decoders of
 	// unstructuredjson and wirecodec, which leave whatever they do not
 	// handle exactly as apimachinery would to apimachinery's serializer.
-	objects := unstructuredjson.NewSerializer(
-		json.NewSerializerWithOptions(json.DefaultMetaFactory, unstructuredCreater{}, metaScheme, json.SerializerOptions{}),
-		unstructuredCreater{})
+	// With the generated decoders switched off (fastpath.GeneratedDecoders)
+	// apimachinery's serializers decode everything.
+	var objects, events runtime.Serializer = json.NewSerializerWithOptions(json.DefaultMetaFactory, unstructuredCreater{}, metaScheme, json.SerializerOptions{}),
+		json.NewSerializerWithOptions(json.DefaultMetaFactory, metaScheme, metaScheme, json.SerializerOptions{})
+	if fastpath.GeneratedDecoders.On() {
+		objects = unstructuredjson.NewSerializer(objects, unstructuredCreater{})
+		events = wirecodec.NewJSONSerializer(events, metaScheme, metaScheme)
+	}
 	pretty := json.NewSerializerWithOptions(json.DefaultMetaFactory, unstructuredCreater{}, metaScheme, json.SerializerOptions{Pretty: true})
-	events := wirecodec.NewJSONSerializer(
-		json.NewSerializerWithOptions(json.DefaultMetaFactory, metaScheme, metaScheme, json.SerializerOptions{}),
-		metaScheme, metaScheme)
 	infos := []runtime.SerializerInfo{{
 		MediaType:        runtime.ContentTypeJSON,
 		MediaTypeType:    "application",

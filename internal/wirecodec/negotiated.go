@@ -2,6 +2,8 @@ package wirecodec
 
 import (
 	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/kubeclient/client-go/internal/fastpath"
 )
 
 // negotiatedSerializer is a runtime.NegotiatedSerializer whose JSON and
@@ -19,8 +21,12 @@ type negotiatedSerializer struct {
 // its protobuf stream serializer (watch event frames, no envelope) through
 // a ProtobufStreamSerializer, with scheme as typer and
 // creater. Encoding, the other media types and the conversion steps stay
-// those of ns.
+// those of ns. With the generated decoders switched off
+// (fastpath.GeneratedDecoders) it returns ns.
 func NewNegotiatedSerializer(ns runtime.NegotiatedSerializer, scheme *runtime.Scheme) runtime.NegotiatedSerializer {
+	if !fastpath.GeneratedDecoders.On() {
+		return ns
+	}
 	infos := append([]runtime.SerializerInfo(nil), ns.SupportedMediaTypes()...)
 	for i := range infos {
 		info := &infos[i]
