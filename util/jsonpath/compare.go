@@ -52,11 +52,17 @@ func classOf(v reflect.Value) valueClass {
 }
 
 // compare applies the filter operator op to the values l and r, each taken
-// as the dynamic value it holds. Values of one class compare by value;
+// as the dynamic value it holds. An operator other than the six known is
+// an error whatever the values. Values of one class compare by value;
 // signed and unsigned integers compare with each other; any other mix of
 // classes is an error, and booleans and complex numbers only compare for
 // (in)equality.
 func compare(op string, l, r reflect.Value) (bool, error) {
+	switch op {
+	case "==", "!=", "<", "<=", ">", ">=":
+	default:
+		return false, comparisonError("unrecognized filter operator " + op)
+	}
 	a, b := dynamic(l), dynamic(r)
 	order, orderable, err := order(a, b)
 	if err != nil {
@@ -78,10 +84,8 @@ func compare(op string, l, r reflect.Value) (bool, error) {
 		return order <= 0, nil
 	case ">":
 		return order > 0, nil
-	case ">=":
-		return order >= 0, nil
 	}
-	return false, comparisonError("unrecognized filter operator " + op)
+	return order >= 0, nil // ">="
 }
 
 // dynamic returns the value v holds, looking through one interface, as

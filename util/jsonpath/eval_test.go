@@ -219,6 +219,10 @@ func TestCompare(t *testing.T) {
 		{op: "==", l: nilPtr, r: 1, wantErr: "invalid type for comparison"},
 		{op: "==", l: nil, r: nil, wantErr: "invalid type for comparison"},
 		{op: "=~", l: 1, r: 1, wantErr: "unrecognized filter operator =~"},
+		{op: "<>", l: 10.5, r: 10, wantErr: "unrecognized filter operator <>"},
+		{op: "<>", l: "a", r: 1, wantErr: "unrecognized filter operator <>"},
+		{op: "<>", l: nil, r: nil, wantErr: "unrecognized filter operator <>"},
+		{op: "<>", l: true, r: false, wantErr: "unrecognized filter operator <>"},
 	}
 	for _, tc := range tests {
 		t.Run(fmt.Sprintf("%v %s %v", tc.l, tc.op, tc.r), func(t *testing.T) {

@@ -78,6 +78,7 @@ func TestExecuteUnstructured(t *testing.T) {
 		{name: "filter float against JSON number", template: `{.items[?(@.spec.replicas>1.0)].metadata.name}`, allowMissing: true, want: "a"},
 		{name: "filter missing key", template: `{.items[?(@.spec.replicas>1.0)].metadata.name}`, wantErr: "replicas is not found"},
 		{name: "filter exists", template: "{.items[?(@.spec.replicas)].metadata.name}", want: "a b"},
+		{name: "filter unknown operator", template: `{.items[?(@.spec.replicas<>1)].metadata.name}`, allowMissing: true, wantErr: "unrecognized filter operator <>"},
 		{name: "range", template: `{range .items[*]}{.metadata.name}{"\t"}{.status.phase}{"\n"}{end}`, want: "a\tRunning\nb\tPending\nc\tRunning\n"},
 		{name: "range brackets", template: "{range .items[*]}[{.metadata.name}]{end}", want: "[a][b][c]"},
 		{name: "recursive", template: "{..name}", want: "a c1 c2 b c3 c"},
