@@ -92,7 +92,11 @@ type Reflector struct {
 	// abandoned and resumed; zero disables the check. See
 	// SetWatchStallTimeout.
 	stallTimeout time.Duration
-	health       *watchHealth
+	// stallClock runs the stall timers: the real clock, or nil (no stall
+	// detection) when the caller gave the reflector a clock of its own,
+	// as tests do to control time; see reflector_stall.go.
+	stallClock clock.Clock
+	health     *watchHealth
 
 	// paginatedResult remembers that a list at resourceVersion "0" came
 	// back paginated, meaning the server does not serve it from a cache;
@@ -205,6 +209,7 @@ func NewReflectorWithOptions(lw ListerWatcher, expectedType interface{}, store R
 		store:             store,
 		delay:             backoff.DelayWithReset(c, defaultBackoffReset),
 		clock:             c,
+		stallClock:        stallClockFor(c),
 		watchErrorHandler: DefaultWatchErrorHandler,
 		expectedType:      reflect.TypeOf(expectedType),
 		expectedGVK:       expectedGVK(expectedType),

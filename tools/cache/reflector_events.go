@@ -13,6 +13,8 @@ import (
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/utils/clock"
+
+	"github.com/kubeclient/client-go/internal/watchstream"
 )
 
 // shortWatchThreshold: a watch that closes sooner without events is
@@ -43,7 +45,9 @@ type watchStream struct {
 	// applied counts the events applied to store.
 	applied int
 	// silence fires when the stream stayed silent for the reflector's
-	// stall timeout; nil when detection is off.
+	// stall timeout; nil when detection is off, which it is for a watch
+	// this library does not read from the network (see
+	// reflector_stall.go).
 	silence clock.Timer
 	// interrupt, if not nil, ends the stream with the error it delivers.
 	interrupt <-chan error
@@ -52,8 +56,8 @@ type watchStream struct {
 // newWatchStream starts reading w, opened at the given time, into store.
 func (r *Reflector) newWatchStream(w watch.Interface, store ReflectorStore, opened time.Time, interrupt <-chan error) *watchStream {
 	s := &watchStream{r: r, w: w, store: store, opened: opened, interrupt: interrupt}
-	if r.stallTimeout > 0 {
-		s.silence = r.clock.NewTimer(r.stallTimeout)
+	if r.stallTimeout > 0 && r.stallClock != nil && watchstream.IsStream(w) {
+		s.silence = r.stallClock.NewTimer(r.stallTimeout)
 	}
 	return s
 }
@@ -117,6 +121,11 @@ func (s *watchStream) receive(ctx context.Context) (watch.Event, error) {
 		return watch.Event{}, errWatchStalled
 	case event, open := <-s.w.ResultChan():
 		if !open {
+			if cut := watchstream.CutError(s.w); cut != nil {
+				// Like any closed watch, it resumes from the last
+				// resource version; the lost event comes again.
+				s.r.health.interrupted(s.r, cut)
+			}
 			if s.applied == 0 && s.r.clock.Since(s.opened) < shortWatchThreshold {
 				return event, &VeryShortWatchError{Name: s.r.name}
 			}
@@ -189,3 +198,4 @@ func (s *watchStream) apply(ctx context.Context, event watch.Event) (appliedEven
 	}
 	return applied, true
 }
+

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/clock"
 )
 
 // Stalled watches. A server can leave a watch open and send nothing: a
@@ -25,6 +26,18 @@ import (
 // send no bookmarks (a resource served without the watch cache, some
 // aggregated APIs) make a quiet watch restart once per timeout, which
 // costs one watch request.
+//
+// Detection is limited to what it is for, so that no program written for
+// client-go sees a watch stopped under it: only a watch this library reads
+// from the network (a watchstream.Stream, what the REST clients' Watch
+// returns) is checked, never a watch.Interface a program made itself
+// (watch.NewFake, a ListWatch of its own, a wrapper), and only on the real
+// clock: a reflector given a clock of the caller's (ReflectorOptions.Clock,
+// which tests use to move time) never declares a watch stalled.
+//
+// A watch whose stream was cut inside an event ends like any other closed
+// watch, and is resumed from the last resource version as well; the cut
+// is logged and counted (watchHealth.interrupted).
 
 // defaultWatchStallTimeout is the watch stall timeout until
 // SetWatchStallTimeout changes it.
@@ -48,6 +61,21 @@ func SetWatchStallTimeout(timeout time.Duration) (previous time.Duration) {
 		timeout = 0
 	}
 	return time.Duration(watchStallTimeout.Swap(int64(timeout)))
+}
+
+// stallClockFor returns the clock the stall detection of a reflector
+// running on c uses, nil for none. A variable so that tests of the
+// detection itself can run it on a fake clock.
+var stallClockFor = realClockOrNil
+
+// realClockOrNil returns the real clock when c is the real clock, and nil
+// for any other.
+func realClockOrNil(c clock.Clock) clock.Clock {
+	switch c.(type) {
+	case clock.RealClock, *clock.RealClock:
+		return clock.RealClock{}
+	}
+	return nil
 }
 
 // currentWatchStallTimeout returns the setting new reflectors take.

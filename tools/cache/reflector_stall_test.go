@@ -2,6 +2,7 @@ package cache
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -18,6 +19,7 @@ import (
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/utils/clock"
 	testingclock "k8s.io/utils/clock/testing"
 )
 
@@ -86,14 +88,33 @@ func (h *podHistory) Watch(opts metav1.ListOptions) (watch.Interface, error) {
 	w := watch.NewRaceFreeFake()
 	if h.silentWatches > 0 {
 		h.silentWatches--
-		return w, nil
+		return &networkStream{Interface: w}, nil
 	}
 	from, _ := strconv.Atoi(opts.ResourceVersion)
 	for _, e := range h.changes[min(from, len(h.changes)):] {
 		w.Action(e.Type, e.Object)
 	}
 	h.live = append(h.live, w)
-	return w, nil
+	return &networkStream{Interface: w}, nil
+}
+
+// networkStream makes a fake watch pass for one the rest client reads from
+// the network (a watchstream.Stream), which is what stall detection and
+// cut reporting look at. cut, when set, is the error that cut its stream.
+type networkStream struct {
+	watch.Interface
+	cut error
+}
+
+func (s *networkStream) CutError() error { return s.cut }
+
+// stallDetectionOnFakeClocks lets the reflectors a test builds detect
+// stalls on the fake clock the test gives them, as they do on the real
+// clock only; the test must not run in parallel.
+func stallDetectionOnFakeClocks(t *testing.T) {
+	prev := stallClockFor
+	stallClockFor = func(c clock.Clock) clock.Clock { return c }
+	t.Cleanup(func() { stallClockFor = prev })
 }
 
 func (h *podHistory) counts() (lists, watches int) {
@@ -108,6 +129,7 @@ func (h *podHistory) counts() (lists, watches int) {
 // informer must see the write once the timeout has passed, and not by a
 // relist but by resuming the watch where it left off.
 func TestInformerSeesWriteMadeDuringWatchStall(t *testing.T) {
+	stallDetectionOnFakeClocks(t)
 	clk := testingclock.NewFakeClock(time.Now())
 	server := &podHistory{}
 	server.write(watch.Added, "a")
@@ -174,13 +196,14 @@ func TestReflectorStallDetection(t *testing.T) {
 				},
 				watch: func(call int, _ metav1.ListOptions) (watch.Interface, error) {
 					if call == 1 {
-						return first, nil
+						return &networkStream{Interface: first}, nil
 					}
-					return watch.NewFake(), nil
+					return &networkStream{Interface: watch.NewFake()}, nil
 				},
 			}
 			r := NewReflectorWithOptions(lw, &v1.Pod{}, NewStore(MetaNamespaceKeyFunc), ReflectorOptions{Clock: clk})
 			r.stallTimeout = tc.stallTimeout
+			r.stallClock = clk
 			ctx, cancel := context.WithCancel(context.Background())
 			done := make(chan struct{})
 			go func() { defer close(done); r.RunWithContext(ctx) }()
@@ -237,54 +260,110 @@ func TestSetWatchStallTimeout(t *testing.T) {
 }
 
 // streamCutStatus is the watch.Error object the rest client produces when
-// a watch response ends inside an event.
+// it cannot decode a watch stream.
 func streamCutStatus() runtime.Object {
 	return apierrors.NewClientErrorReporter(http.StatusInternalServerError, "GET", "ClientWatchDecoding").
 		AsObject(fmt.Errorf("unable to decode an event from the watch stream: %w", io.ErrUnexpectedEOF))
 }
 
-// TestReflectorCountsStreamCutInsideEvent: a watch that ends with the
-// client's decoding error is logged and counted, and the reflector resumes
-// as after any watch error: it relists and watches again.
-func TestReflectorCountsStreamCutInsideEvent(t *testing.T) {
+// TestReflectorResumesAfterStreamCutInsideEvent: a watch whose stream was
+// cut inside an event closes like any other; the reflector logs and
+// counts the cut and resumes watching from the last resource version it
+// reached, without a relist, as client-go's does.
+func TestReflectorResumesAfterStreamCutInsideEvent(t *testing.T) {
 	lw := &scriptedLW{noWatchList: true}
 	lw.list = func(call int, _ metav1.ListOptions) (runtime.Object, error) {
-		if call == 1 {
-			return podList("10", "", pod("ns", "a", "10", nil)), nil
-		}
-		return podList("12", "", pod("ns", "a", "10", nil), pod("ns", "b", "12", nil)), nil
+		return podList("10", "", pod("ns", "a", "10", nil)), nil
 	}
 	lw.watch = func(call int, _ metav1.ListOptions) (watch.Interface, error) {
-		if call == 1 {
-			w := watch.NewFakeWithChanSize(2, false)
+		w := watch.NewFakeWithChanSize(2, false)
+		switch call {
+		case 1:
 			w.Modify(pod("ns", "a", "11", nil))
-			w.Error(streamCutStatus())
-			return w, nil
+			w.Stop() // the channel closes after the event
+			return &networkStream{Interface: w, cut: errors.New("watch stream cut in the middle of an event")}, nil
+		case 2:
+			w.Add(pod("ns", "b", "12", nil))
 		}
-		return watch.NewFake(), nil
+		return w, nil
 	}
 	store := NewStore(MetaNamespaceKeyFunc)
 	r := NewReflectorWithOptions(lw, &v1.Pod{}, store, ReflectorOptions{Backoff: fastBackoff()})
-	var mu sync.Mutex
-	var handled []error
-	r.setWatchErrorHandler(func(_ context.Context, _ *Reflector, err error) {
-		mu.Lock()
-		handled = append(handled, err)
-		mu.Unlock()
-	})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go r.RunWithContext(ctx)
-	waitUntil(t, "relist", func() bool { _, ok, _ := store.GetByKey("ns/b"); return ok })
+	waitUntil(t, "the resumed watch's event", func() bool { _, ok, _ := store.GetByKey("ns/b"); return ok })
 	if n := r.health.interruptedWatches.Load(); n != 1 {
 		t.Errorf("interrupted watches = %d, want 1", n)
 	}
 	lists, watches := lw.recorded()
-	if lists[1].ResourceVersion != "11" {
-		t.Errorf("relist from %q, want the last version reached, 11", lists[1].ResourceVersion)
+	if len(lists) != 1 {
+		t.Errorf("%d lists, want 1: a cut watch is resumed, not relisted", len(lists))
 	}
-	waitUntil(t, "watch again", func() bool { _, w := lw.recorded(); return len(w) >= 2 })
-	_ = watches
+	if len(watches) < 2 || watches[1].ResourceVersion != "11" {
+		t.Errorf("watches %+v; want the second from the last version reached, 11", watches)
+	}
+}
+
+// TestStallDetectionLeavesTestsAlone is a client-go user's test: a
+// Reflector on a fake clock with a fake watcher, the clock stepped past
+// the stall timeout, then an event. It must reach the store: stall
+// detection runs only on the real clock and only on watches read from the
+// network. (Before, the fake watcher was stopped and the test's Add
+// panicked: send on closed channel.)
+func TestStallDetectionLeavesTestsAlone(t *testing.T) {
+	tests := []struct {
+		name string
+		// stallClock: the reflector's stall detection runs on the fake
+		// clock, as it would on the real one.
+		stallClock bool
+		// stream: the fake watcher passes for a network stream.
+		stream bool
+	}{
+		{name: "fake clock, fake watcher"},
+		{name: "fake clock, network stream", stream: true},
+		{name: "stall clock, fake watcher", stallClock: true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			clk := testingclock.NewFakeClock(time.Now())
+			fw := watch.NewFake()
+			lw := &scriptedLW{noWatchList: true,
+				list: func(int, metav1.ListOptions) (runtime.Object, error) {
+					return podList("10", "", pod("ns", "a", "10", nil)), nil
+				},
+				watch: func(call int, _ metav1.ListOptions) (watch.Interface, error) {
+					if call > 1 {
+						return watch.NewFake(), nil
+					}
+					if tc.stream {
+						return &networkStream{Interface: fw}, nil
+					}
+					return fw, nil
+				},
+			}
+			store := NewStore(MetaNamespaceKeyFunc)
+			r := NewReflectorWithOptions(lw, &v1.Pod{}, store, ReflectorOptions{Clock: clk})
+			if tc.stallClock {
+				r.stallClock = clk
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan struct{})
+			go func() { defer close(done); r.RunWithContext(ctx) }()
+			defer func() { cancel(); <-done }()
+			waitUntil(t, "the watch", func() bool { _, w := lw.recorded(); return len(w) == 1 })
+
+			clk.Step(5 * time.Minute)
+			fw.Add(pod("ns", "b", "11", nil)) // blocks until the reflector takes it
+			waitUntil(t, "the added pod", func() bool { _, ok, _ := store.GetByKey("ns/b"); return ok })
+			if n := r.health.stalledWatches.Load(); n != 0 {
+				t.Errorf("stalled watches = %d, want 0", n)
+			}
+			if fw.IsStopped() {
+				t.Error("the reflector stopped the test's watcher")
+			}
+		})
+	}
 }
 
 func TestStreamBrokeOff(t *testing.T) {
@@ -354,6 +433,7 @@ func TestReflectorStallOverHTTP(t *testing.T) {
 	store := NewStore(MetaNamespaceKeyFunc)
 	r := NewReflectorWithOptions(ToListWatcherWithWatchListSemantics(lw, unsupportedClient{}), &v1.Pod{}, store, ReflectorOptions{Clock: clk})
 	r.stallTimeout = time.Minute
+	r.stallClock = clk
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go r.RunWithContext(ctx)

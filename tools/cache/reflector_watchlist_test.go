@@ -116,9 +116,9 @@ func TestReflectorWatchListRestartsStalledStream(t *testing.T) {
 		watch: func(call int, _ metav1.ListOptions) (watch.Interface, error) {
 			switch call {
 			case 1:
-				return stalled, nil
+				return &networkStream{Interface: stalled}, nil
 			case 2:
-				return complete, nil
+				return &networkStream{Interface: complete}, nil
 			}
 			return watch.NewFake(), nil
 		},
@@ -127,6 +127,7 @@ func TestReflectorWatchListRestartsStalledStream(t *testing.T) {
 	r := NewReflectorWithOptions(lw, &v1.Pod{}, store, ReflectorOptions{Clock: clk})
 	r.useWatchList = true
 	r.stallTimeout = time.Minute
+	r.stallClock = clk
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go r.RunWithContext(ctx)

