@@ -198,4 +198,3 @@ func (s *watchStream) apply(ctx context.Context, event watch.Event) (appliedEven
 	}
 	return applied, true
 }
-

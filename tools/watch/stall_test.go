@@ -328,7 +328,11 @@ func TestStallDetectionLeavesFakeWatchersAlone(t *testing.T) {
 	}
 	defer func() { rw.Stop(); <-rw.Done() }()
 	if err := wait.PollUntilContextTimeout(context.Background(), time.Millisecond, 30*time.Second, true,
-		func(context.Context) (bool, error) { src.mu.Lock(); defer src.mu.Unlock(); return src.watches == 1, nil }); err != nil {
+		func(context.Context) (bool, error) {
+			src.mu.Lock()
+			defer src.mu.Unlock()
+			return src.watches == 1, nil
+		}); err != nil {
 		t.Fatal("the RetryWatcher never opened its watch")
 	}
 	// The first event proves the RetryWatcher follows the watch (and,
