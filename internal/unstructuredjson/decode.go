@@ -53,10 +53,13 @@ func DecodeSharing(data []byte, share *intern.DecodeSharing) (map[string]any, Ty
 
 func decode(data []byte, share *intern.DecodeSharing) (map[string]any, TypeMeta, error) {
 	d := decoder{data: data, top: TypeMeta{Plain: true}, share: share}
-	if bytes.Contains(data, secretKind) || !fastpath.Interning.On() {
+	if bytes.Contains(data, secretKind) {
 		// Perhaps a Secret, whose values must not enter process-wide
 		// tables (see intern.IsSecret): nothing is interned or shared.
 		d.plain, d.share = true, nil
+	}
+	if !fastpath.Interning.On() {
+		d.plain = true
 	}
 	if p := pending.Get(); p != nil {
 		d.pendingValues = p.(*pendingValues)
