@@ -106,3 +106,11 @@ func (t *BoxedStrings) Each(fn func(v string)) {
 		}
 	}
 }
+
+// Clear empties the table (an empty string, which is never kept, takes
+// every slot). Values it held stay valid for their holders.
+func (t *BoxedStrings) Clear() {
+	for i := range t.slots {
+		t.slots[i].Store(any(""))
+	}
+}

@@ -188,3 +188,23 @@ func (s *Sharer) strings(list []string) {
 		list[i] = s.str(v)
 	}
 }
+
+// Clear empties s's tables, so that they keep no value alive: the objects
+// holding the values keep them. Sharing starts afresh.
+func (s *Sharer) Clear() {
+	if s.Strings != nil {
+		s.Strings.Clear()
+	}
+	if s.Boxed != nil {
+		s.Boxed.Clear()
+	}
+	if s.Fields != nil {
+		s.Fields.Clear()
+	}
+	if s.ResourceLists != nil {
+		s.ResourceLists.Clear()
+	}
+	if s.Trees != nil {
+		s.Trees.Clear()
+	}
+}

@@ -68,3 +68,6 @@ func (s *Strings) Intern(v string) string {
 	t.keep(set, held)
 	return v
 }
+
+// Clear empties the table.
+func (s *Strings) Clear() { s.Table.Clear() }

@@ -99,3 +99,10 @@ func (t *Table[T]) Each(fn func(v T)) {
 		}
 	}
 }
+
+// Clear empties the table. Values it held stay valid for their holders.
+func (t *Table[T]) Clear() {
+	for i := range t.slots {
+		t.slots[i].Store(nil)
+	}
+}

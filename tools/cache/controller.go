@@ -118,6 +118,7 @@ func (c *controller) Run(stopCh <-chan struct{}) {
 // RunWithContext runs the controller until ctx is canceled.
 func (c *controller) RunWithContext(ctx context.Context) {
 	defer utilruntime.HandleCrashWithContext(ctx)
+	defer c.sharing.run()()
 	go func() {
 		<-ctx.Done()
 		c.config.Queue.Close()

@@ -2,6 +2,7 @@ package cache
 
 import (
 	"context"
+	"sync"
 
 	"github.com/kubeclient/client-go/internal/fastpath"
 	"github.com/kubeclient/client-go/internal/intern"
@@ -102,4 +103,31 @@ func (s *cacheSharing) publish(obj interface{}) interface{} {
 		return obj
 	}
 	return s.sharer.Copy(obj)
+}
+
+// running counts the informers running with sharing.
+var running struct {
+	sync.Mutex
+	n int
+}
+
+// run counts the informer of s as running until stopped is called. When
+// the last running informer stops, the tables are emptied, so that they
+// keep no value alive for informers that are gone (the cached objects
+// holding the values keep them).
+func (s *cacheSharing) run() (stopped func()) {
+	if s == nil {
+		return func() {}
+	}
+	running.Lock()
+	running.n++
+	running.Unlock()
+	return func() {
+		running.Lock()
+		defer running.Unlock()
+		if running.n--; running.n == 0 {
+			cacheSharer.Clear()
+			cacheDecoding.Clear()
+		}
+	}
 }

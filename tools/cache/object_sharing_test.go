@@ -376,3 +376,22 @@ func TestPublishTrustsSharedDecodes(t *testing.T) {
 		})
 	}
 }
+
+// TestTablesEmptyOnceInformersStop: while an informer runs, the tables
+// hold what its objects share; once the last one stops they keep nothing
+// alive, and the cached objects keep their values.
+func TestTablesEmptyOnceInformersStop(t *testing.T) {
+	withSharing(t, true)
+	rig := startPodInformer(t, realisticPodList(t, 2, 1))
+	raw := cachedPod(t, rig, 0).ManagedFields[0].FieldsV1.Raw
+	if _, kept := cacheSharer.Fields.Find(raw); !kept {
+		t.Fatal("a running informer's FieldsV1 set is not in the table")
+	}
+	rig.shutdown()
+	if _, kept := cacheSharer.Fields.Find(raw); kept {
+		t.Error("the table still holds the set after the informer stopped")
+	}
+	if want := realisticPod(t, 0, 1); !reflect.DeepEqual(cachedPod(t, rig, 0), want) {
+		t.Error("the cached pod changed")
+	}
+}
