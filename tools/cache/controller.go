@@ -269,7 +269,7 @@ func NewInformerWithOptions(options InformerOptions) (Store, Controller) {
 	if handler == nil {
 		handler = ResourceEventHandlerFuncs{}
 	}
-	fifo := newInformerQueue(options.Logger, options.Transform, options.Identifier, options.InformerMetricsProvider)
+	fifo := newInformerQueue(options.Logger, options.Transform, options.Identifier, options.InformerMetricsProvider, clientState)
 	sharing := newCacheSharing(options.Transform)
 	apply := &deltaApplier{store: clientState, handler: handlerSink{handler}, sharing: sharing}
 	cfg := &Config{
@@ -284,20 +284,6 @@ func NewInformerWithOptions(options InformerOptions) (Store, Controller) {
 	ctrl := New(cfg).(*controller)
 	ctrl.sharing = sharing
 	return clientState, ctrl
-}
-
-// newInformerQueue returns the in-order queue informers use.
-func newInformerQueue(logger *klog.Logger, transform TransformFunc, id InformerNameAndResource, metrics InformerMetricsProvider) *RealFIFO {
-	return NewRealFIFOWithOptions(RealFIFOOptions{
-		Logger:                logger,
-		KeyFunction:           MetaNamespaceKeyFunc,
-		Transformer:           transform,
-		AtomicEvents:          true,
-		UnlockWhileProcessing: true,
-		EmitDeltaTypeBookmark: true,
-		Identifier:            id,
-		MetricsProvider:       metrics,
-	})
 }
 
 // notificationSink receives the notifications derived from applying

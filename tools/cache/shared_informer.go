@@ -260,7 +260,7 @@ func (s *sharedIndexInformer) RunWithContext(ctx context.Context) {
 		logger.Info("Warning: the sharedIndexInformer has started, run more than once is not allowed")
 		return
 	}
-	s.fifo = newInformerQueue(&logger, s.transform, s.identifier, s.metricsProvider)
+	s.fifo = newInformerQueue(&logger, s.transform, s.identifier, s.metricsProvider, s.indexer)
 	sharing := newCacheSharing(s.transform)
 	apply := &deltaApplier{store: s.indexer, handler: (*informerSink)(s), sharing: sharing}
 	cfg := &Config{

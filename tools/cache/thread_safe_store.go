@@ -518,7 +518,13 @@ func (c *threadSafeMap) Bookmark(rv string) {
 	c.setRVLocked(rv)
 }
 
+// LastStoreSyncResourceVersion returns the newest resource version the
+// store has seen, or "" when the AtomicFIFO feature gate is off (see
+// fifo_gates.go).
 func (c *threadSafeMap) LastStoreSyncResourceVersion() string {
+	if !atomicFIFO() {
+		return ""
+	}
 	c.lock.RLock()
 	defer c.lock.RUnlock()
 	return c.rv
