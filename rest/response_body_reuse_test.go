@@ -16,6 +16,7 @@ import (
 
 	"github.com/kubeclient/client-go/internal/apifill"
 	"github.com/kubeclient/client-go/internal/decodeonce"
+	"github.com/kubeclient/client-go/internal/fastpath"
 	"github.com/kubeclient/client-go/internal/intern"
 	"github.com/kubeclient/client-go/internal/wirecodec"
 	"github.com/kubeclient/client-go/internal/wirecodec/wiretest"
@@ -100,6 +101,7 @@ func reuseClient(t *testing.T, srv *httptest.Server, contentType string) *RESTCl
 // context marks, of a page's size; and that every body read is the one
 // sent.
 func TestDecodeOnceReadsIntoAReusedBuffer(t *testing.T) {
+	defer fastpath.BodyPool.Set(true)()
 	large := encodeAs(t, runtime.ContentTypeProtobuf, podList(200, 0))
 	small := encodeAs(t, runtime.ContentTypeProtobuf, podList(1, 0))
 	// Only bodies of a megabyte or more leave a size hint.
@@ -174,6 +176,7 @@ func TestDecodeOnceReadsIntoAReusedBuffer(t *testing.T) {
 // as the next response would, and checks the objects are those decoded
 // from a private copy of the body: no decoder keeps a part of its input.
 func TestDecodeOnceObjectsOutliveTheBuffer(t *testing.T) {
+	defer fastpath.BodyPool.Set(true)()
 	list := podList(150, 30)
 	share := intern.NewDecodeSharing(intern.NewBytes(64, 16<<10))
 	for _, mediaType := range []string{runtime.ContentTypeProtobuf, runtime.ContentTypeJSON} {
@@ -217,6 +220,7 @@ func TestDecodeOnceObjectsOutliveTheBuffer(t *testing.T) {
 // TestDecodeOnceKeepsTheBodyOfAnUnknown checks that a marked result decoded
 // into a runtime.Unknown, whose Raw is the body itself, keeps its buffer.
 func TestDecodeOnceKeepsTheBodyOfAnUnknown(t *testing.T) {
+	defer fastpath.BodyPool.Set(true)()
 	body := encodeAs(t, runtime.ContentTypeJSON, podList(200, 0))
 	s := &bodyServer{bodies: map[string]servedBody{"/api/v1/pods": {body: body, contentType: runtime.ContentTypeJSON}}}
 	srv := httptest.NewServer(s)

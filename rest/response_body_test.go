@@ -9,6 +9,8 @@ import (
 	"net/url"
 	"testing"
 	"testing/iotest"
+
+	"github.com/kubeclient/client-go/internal/fastpath"
 )
 
 func TestReadBody(t *testing.T) {
@@ -130,6 +132,7 @@ func TestReadExpectedAllocatesAsBytesArrive(t *testing.T) {
 // the hint for the next response to the same method and path, and only
 // for it; a small body forgets the hint.
 func TestBodySizeHints(t *testing.T) {
+	defer fastpath.BodyPool.Set(true)()
 	get := func(path string) *http.Request {
 		return &http.Request{Method: http.MethodGet, URL: &url.URL{Path: path}}
 	}
