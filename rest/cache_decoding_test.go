@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/kubeclient/client-go/internal/intern"
+	"github.com/kubeclient/client-go/internal/fastpath"
 	"github.com/kubeclient/client-go/internal/wirecodec"
 	"github.com/kubeclient/client-go/internal/wirecodec/wiretest"
 )
@@ -20,6 +21,7 @@ import (
 // and without a context marked by wirecodec.WithCacheDecoding: only the
 // marked requests decode pods that share their managed-fields sets.
 func TestCacheDecodingReachesTheDecoders(t *testing.T) {
+	t.Cleanup(fastpath.GeneratedDecoders.Set(true))
 	pod := encodeAs(t, runtime.ContentTypeProtobuf, wiretest.Pod("web"))
 	info, _ := runtime.SerializerInfoForMediaType(testCodecs.SupportedMediaTypes(), runtime.ContentTypeProtobuf)
 	var frames bytes.Buffer
