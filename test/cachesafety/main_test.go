@@ -48,7 +48,7 @@ func readerSizes(v variant) sizes {
 	if v.protobuf && !v.transform {
 		return sizes{pods: 1000, groupSize: 50, nodes: 7, events: 1500, after: 500, pageSize: 100}
 	}
-	return sizes{pods: 200, groupSize: 50, nodes: 7, events: 400, after: 200, pageSize: 100}
+	return sizes{pods: 150, groupSize: 50, nodes: 7, events: 300, after: 150, pageSize: 50}
 }
 
 // TestMain turns the WatchListClient feature off: the informers sync by a
