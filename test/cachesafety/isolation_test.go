@@ -168,7 +168,9 @@ func (g *docGen) corruptFrame(body []byte) []byte {
 // corruptPage returns a list page the client cannot decode.
 func (g *docGen) corruptPage(page []byte) []byte {
 	if g.rng.Intn(2) == 0 || g.wire.protobuf {
-		return page[:4+g.rng.Intn(len(page)-5)]
+		// Not in the last bytes: a protobuf envelope ends with optional
+		// fields, without which it is still whole.
+		return page[:4+g.rng.Intn(len(page)-16)]
 	}
 	at := 1 + g.rng.Intn(len(page)-3)
 	return append(append(append([]byte{}, page[:at]...), 0x01), page[at:]...)
