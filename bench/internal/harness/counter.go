@@ -17,6 +17,16 @@ type Counter struct {
 	total                                atomic.Int64
 	want                                 atomic.Int64
 	reached                              chan struct{}
+	// every and ticks, set before the handler is added: each tick gets
+	// a wake-up every `every` notifications (see readers).
+	every int64
+	ticks []chan struct{}
+}
+
+// setTicks makes the Counter wake each of ticks every `every`
+// notifications. Call it before adding the Counter as a handler.
+func (c *Counter) setTicks(every int64, ticks []chan struct{}) {
+	c.every, c.ticks = every, ticks
 }
 
 // NewCounter returns a Counter with no target.
@@ -27,7 +37,16 @@ func NewCounter() *Counter {
 }
 
 func (c *Counter) seen() {
-	if c.total.Add(1) == c.want.Load() {
+	total := c.total.Add(1)
+	if c.every > 0 && total%c.every == 0 {
+		for _, t := range c.ticks {
+			select {
+			case t <- struct{}{}:
+			default:
+			}
+		}
+	}
+	if total == c.want.Load() {
 		select {
 		case c.reached <- struct{}{}:
 		default:

@@ -32,6 +32,8 @@ func TestWorkloads(t *testing.T) {
 			{Workload: "dynamic", Format: "json", Resource: "widgets", N: 60, Events: 60},
 			{Workload: "metadata", Format: "protobuf", Resource: "pods", N: 60, Events: 60},
 			{Workload: "relist", Format: "protobuf", Resource: "pods", N: 600},
+			{Workload: "readers", Format: "json", Resource: "pods", N: 100, Events: 100},
+			{Workload: "readers", Format: "protobuf", Resource: "pods", N: 100, Events: 100},
 			{Workload: "get", Format: "json", Resource: "pods", N: 10, Ops: 20},
 			{Workload: "list", Format: "protobuf", Resource: "pods", N: 700, Ops: 2},
 			{Workload: "workqueue", Ops: 2000},

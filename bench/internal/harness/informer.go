@@ -16,7 +16,7 @@ func typedInformer(ctx context.Context, lib Lib, p Params, res *fixture.Resource
 	if err != nil {
 		return nil, err
 	}
-	return measureInformer(ctx, inf, p)
+	return measureInformer(ctx, inf, p, false)
 }
 
 func dynamicInformer(ctx context.Context, lib Lib, p Params, res *fixture.Resource) (map[string]float64, error) {
@@ -24,7 +24,7 @@ func dynamicInformer(ctx context.Context, lib Lib, p Params, res *fixture.Resour
 	if err != nil {
 		return nil, err
 	}
-	return measureInformer(ctx, inf, p)
+	return measureInformer(ctx, inf, p, false)
 }
 
 func metadataInformer(ctx context.Context, lib Lib, p Params, res *fixture.Resource) (map[string]float64, error) {
@@ -32,7 +32,7 @@ func metadataInformer(ctx context.Context, lib Lib, p Params, res *fixture.Resou
 	if err != nil {
 		return nil, err
 	}
-	return measureInformer(ctx, inf, p)
+	return measureInformer(ctx, inf, p, false)
 }
 
 // measureInformer runs inf with one handler through three phases and
@@ -40,9 +40,19 @@ func metadataInformer(ctx context.Context, lib Lib, p Params, res *fixture.Resou
 // library chooses under KUBE_FEATURE_WatchListClient), a stream of
 // p.Events MODIFIED events, and for the relist workload a 410 that forces a
 // relist with the cache full.
-func measureInformer(ctx context.Context, inf Informer, p Params) (map[string]float64, error) {
+//
+// With readers, goroutines read the cache from the start of the sync to
+// the end of the event stream (see readersInformer).
+func measureInformer(ctx context.Context, inf Informer, p Params, withReaders bool) (map[string]float64, error) {
 	ctl := control{p.Host}
 	c := NewCounter()
+	var rd *readers
+	if withReaders {
+		if inf.List == nil {
+			return nil, fmt.Errorf("the library gives no List of the informer's cache")
+		}
+		rd = newReaders(inf.List, c, readerEvery(p))
+	}
 	if err := inf.AddHandler(c); err != nil {
 		return nil, err
 	}
@@ -58,6 +68,10 @@ func measureInformer(ctx context.Context, inf Informer, p Params) (map[string]fl
 	done := make(chan struct{})
 	go func() { defer close(done); inf.Run(ctx) }()
 	defer func() { cancel(); <-done }()
+	if rd != nil {
+		rd.start()
+		defer rd.stop()
+	}
 	if err := c.await(int64(p.N), timeout(p.N)); err != nil {
 		return m, fmt.Errorf("initial sync: %w", err)
 	}
@@ -98,6 +112,12 @@ func measureInformer(ctx context.Context, inf Informer, p Params) (map[string]fl
 		m["event_allocs"] = ev.allocs / e
 		m["event_bytes"] = ev.bytes / e
 		m["cpu_us_per_event"] = us(sync.cpu+ev.cpu) / (n + e)
+	}
+	if rd != nil {
+		rd.stop()
+		if err := rd.report(m); err != nil {
+			return m, err
+		}
 	}
 
 	// Forced relist.

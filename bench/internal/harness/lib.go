@@ -27,9 +27,11 @@ type Lib interface {
 
 // Informer is the part of a SharedIndexInformer the workloads drive.
 type Informer struct {
-	Run        func(ctx context.Context)
-	HasSynced  func() bool
-	Len        func() int
+	Run       func(ctx context.Context)
+	HasSynced func() bool
+	Len       func() int
+	// List returns the cached objects, as a lister reads them.
+	List       func() []any
 	AddHandler func(h *Counter) error
 }
 

@@ -51,6 +51,7 @@ var Workloads = map[string]*Workload{
 	"informer":  {Name: "informer", NeedsServer: true, run: typedInformer},
 	"watchlist": {Name: "watchlist", NeedsServer: true, WatchList: true, run: typedInformer},
 	"relist":    {Name: "relist", NeedsServer: true, Relist: true, run: typedInformer},
+	"readers":   {Name: "readers", NeedsServer: true, run: readersInformer},
 	"dynamic":   {Name: "dynamic", NeedsServer: true, run: dynamicInformer},
 	"metadata":  {Name: "metadata", NeedsServer: true, Metadata: true, run: metadataInformer},
 	"get":       {Name: "get", NeedsServer: true, run: restGet},

@@ -48,6 +48,7 @@ func informer(inf cache.SharedIndexInformer) harness.Informer {
 		Run:       inf.RunWithContext,
 		HasSynced: inf.HasSynced,
 		Len:       func() int { return len(inf.GetStore().ListKeys()) },
+		List:      inf.GetStore().List,
 		AddHandler: func(h *harness.Counter) error {
 			_, err := inf.AddEventHandler(h)
 			return err
