@@ -171,7 +171,7 @@ func testDuplicateKeys(t *testing.T, v variant) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	stop := r.run(t)
+	stop := r.run()
 	defer stop()
 	waitClosed(t, done, time.Minute, func() string { return "the informer never received e" })
 	stop()

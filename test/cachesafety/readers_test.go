@@ -149,7 +149,7 @@ func testConcurrentReaders(t *testing.T, v variant, sz sizes) {
 			readLoop(t, r, sz, k, stopReaders, ticks[k], &rounds[k], started)
 		}()
 	}
-	stopInformer := r.run(t)
+	stopInformer := r.run()
 	defer stopInformer()
 	<-started
 	<-started

@@ -194,7 +194,7 @@ func newRig(t testing.TB, v variant, url string) *rig {
 }
 
 // run starts the informer and returns a function stopping it.
-func (r *rig) run(t testing.TB) (stop func()) {
+func (r *rig) run() (stop func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	r.start(ctx.Done())
 	return cancel
