@@ -18,8 +18,10 @@ import (
 
 // TestCorruptInputIsAnError sends each client truncated and corrupted
 // list pages and watch frames, as the isolation test's informers receive
-// them: a LIST must fail with an error and a WATCH end with an ERROR
-// event after the events before the bad frame, never a panic.
+// them: a LIST must fail with an error; a WATCH delivers the events before
+// the bad frame and then ends, with an ERROR event or (a stream cut inside
+// an event, as client-go does) without; never an object decoded from the
+// bad frame, never a panic.
 func TestCorruptInputIsAnError(t *testing.T) {
 	seed := *seedFlag
 	if seed == 0 {
@@ -67,8 +69,8 @@ func TestCorruptInputIsAnError(t *testing.T) {
 				for ev := range w.ResultChan() {
 					types = append(types, ev.Type)
 				}
-				if len(types) != 2 || types[0] != watch.Added || types[1] != watch.Error {
-					t.Fatalf("watch with a bad frame after one event delivered %v, want [ADDED ERROR]", types)
+				if len(types) == 0 || len(types) > 2 || types[0] != watch.Added || len(types) == 2 && types[1] != watch.Error {
+					t.Fatalf("watch with a bad frame after one event delivered %v, want [ADDED] or [ADDED ERROR]", types)
 				}
 			}
 		})
