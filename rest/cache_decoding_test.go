@@ -11,8 +11,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 
-	"github.com/kubeclient/client-go/internal/intern"
 	"github.com/kubeclient/client-go/internal/fastpath"
+	"github.com/kubeclient/client-go/internal/intern"
 	"github.com/kubeclient/client-go/internal/wirecodec"
 	"github.com/kubeclient/client-go/internal/wirecodec/wiretest"
 )

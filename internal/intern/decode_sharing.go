@@ -89,7 +89,6 @@ func (s *DecodeSharing) KeepValue(wire []byte, v any) {
 	}
 }
 
-
 // Clear empties s's table of decoded values (its byte slices are those of
 // the table it was made with; clear that one too). Reusable messages are
 // kept by weak pointer only and need no clearing.

@@ -86,13 +86,6 @@ func (s *Sharer) Copy(obj any) any {
 			return obj
 		}
 		return &unstructured.Unstructured{Object: s.copyTree(o.Object)}
-	case *corev1.Pod:
-		if o == nil {
-			return obj
-		}
-		c := o.DeepCopy()
-		s.sharePod(c)
-		return c
 	case runtime.Object:
 		if v := reflect.ValueOf(o); v.Kind() == reflect.Pointer && v.IsNil() {
 			return obj
@@ -108,15 +101,11 @@ func (s *Sharer) Copy(obj any) any {
 // to use the tables. Objects it does not understand are left alone:
 // pods, and pod specs and statuses wherever they appear, are walked by
 // hand-written code (see walkers), other pointers to structs field by
-// field (see plan), unstructured objects key by key.
+// field (see plan).
 func (s *Sharer) shareInPlace(obj interface{}) {
-	switch o := obj.(type) {
-	case *unstructured.Unstructured:
-		o.Object = s.copyTree(o.Object)
-		return
-	case *corev1.Pod:
-		if o != nil {
-			s.sharePod(o)
+	if p, ok := obj.(*corev1.Pod); ok {
+		if p != nil {
+			s.sharePod(p)
 		}
 		return
 	}

@@ -425,10 +425,8 @@ func (a *deltaApplier) processBatch(deltas []Delta, isInInitialList bool) error 
 	olds := make([]interface{}, len(deltas))
 	exist := make([]bool, len(deltas))
 	txns := make([]Transaction, len(deltas))
-	published := make([]Delta, len(deltas))
 	for i, d := range deltas {
 		d = a.publishable(d)
-		published[i] = d
 		old, exists, err := a.store.Get(d.Object)
 		if err != nil {
 			return err
@@ -455,17 +453,18 @@ func (a *deltaApplier) processBatch(deltas []Delta, isInInitialList bool) error 
 		}
 		return false
 	}
-	for i, d := range published {
+	for i, txn := range txns {
 		if !applied(i) {
 			continue
 		}
+		// txn.Object is what was published for deltas[i].
 		switch {
-		case d.Type == Deleted:
-			a.handler.delete(d.Object)
+		case txn.Type == TransactionTypeDelete:
+			a.handler.delete(txn.Object)
 		case exist[i]:
-			a.handler.update(olds[i], d.Object, sameResourceVersion(olds[i], d.Object))
+			a.handler.update(olds[i], txn.Object, sameResourceVersion(olds[i], txn.Object))
 		default:
-			a.handler.add(d.Object, isInInitialList)
+			a.handler.add(txn.Object, isInInitialList)
 		}
 	}
 	if txErr != nil {

@@ -181,23 +181,7 @@ func labeledPods(t *testing.T, n int) []*v1.Pod {
 // arrivalLabels are the labels labeledPods adds.
 var arrivalLabels = []string{"arrival-a", "arrival-b", "arrival-c"}
 
-// sharedSoFar tells how far the pods delivered so far were shared: their
-// label values interned, their equal FieldsV1 sets one slice. One label
-// value found in the string table is enough, as strings interned later
-// may take the slots of the others.
-func sharedSoFar(a, b *v1.Pod) (stringsShared, fieldsShared bool) {
-	for _, p := range []*v1.Pod{a, b} {
-		for _, key := range arrivalLabels {
-			if _, ok := intern.SharedStrings().Find(p.Labels[key]); ok {
-				stringsShared = true
-			}
-		}
-	}
-	rawA, rawB := a.ManagedFields[0].FieldsV1.Raw, b.ManagedFields[0].FieldsV1.Raw
-	return stringsShared, &rawA[0] == &rawB[0]
-}
-
-// sharedSoFar tells whether two pods share their equal FieldsV1 sets.
+// fieldsShared tells whether two pods share their equal FieldsV1 sets.
 func fieldsShared(a, b *v1.Pod) bool {
 	rawA, rawB := a.ManagedFields[0].FieldsV1.Raw, b.ManagedFields[0].FieldsV1.Raw
 	return &rawA[0] == &rawB[0]
@@ -343,8 +327,8 @@ func TestDeltaApplierPublishes(t *testing.T) {
 	}
 }
 
-// sharingDecoder is a decoder with a variant for caches, as the dynamic
-// client's; it counts the decodes of that variant.
+// cacheAwareDecoder is a decoder with a variant for caches, as the
+// dynamic client's.
 type cacheAwareDecoder struct{ kruntime.Decoder }
 
 func (d cacheAwareDecoder) ForCache(*intern.DecodeSharing) kruntime.Decoder { return d }

@@ -8,8 +8,8 @@ import (
 	"github.com/kubeclient/client-go/internal/intern"
 )
 
-// lastAppliedKey is intern.LastAppliedAnnotation as it starts a map entry's
-// key field on the wire.
+// lastAppliedKey is intern.LastAppliedAnnotation, as the key of a map
+// entry holds it on the wire.
 var lastAppliedKey = []byte(intern.LastAppliedAnnotation)
 
 // SetSharedBytes reads a bytes field as SetBytes does; with a
