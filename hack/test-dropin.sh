@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Ecosystem conformance of the drop-in (hack/dropin): runs the unit tests of
+# Ecosystem conformance of the drop-in (cmd/dropin): runs the unit tests of
 # projects that import k8s.io/client-go twice, once as published (against
 # client-go v0.37.2) and once with `replace k8s.io/client-go => <drop-in>`,
 # and fails when a test that passes on client-go does not pass on the drop-in.
@@ -68,7 +68,7 @@ log() { echo "test-dropin: $*" >&2; }
 
 dropin="$work/dropin"
 log "writing the drop-in to $dropin"
-go run ./hack/dropin -o "$dropin" >/dev/null
+go run ./cmd/dropin -o "$dropin" >/dev/null
 
 # run_tests DIR RESULTS PKGS...: runs the packages' tests in the module copy
 # DIR, writing `go test -json` output and Ginkgo reports to RESULTS.
@@ -140,7 +140,7 @@ for p in "${projects[@]}"; do
     run_tests "$copy" "$work/results/$p-$side" $pkgs
     log "$p against $side: $((SECONDS - start))s"
   done
-  if ! out="$(go run ./hack/dropin/compare -name "$p" "$work/results/$p-client-go" "$work/results/$p-dropin")"; then
+  if ! out="$(go run ./cmd/dropin/compare -name "$p" "$work/results/$p-client-go" "$work/results/$p-dropin")"; then
     status=1
   fi
   echo "$out"

@@ -6,13 +6,13 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 out="${1:-$root}"
 cd "$root"
-go run ./hack/codegen \
+go run ./cmd/codegen \
   -go-list-dir "$root" \
   -output-dir "$out" \
   -module github.com/kubeclient/client-go \
   -layout client-go \
-  -inputs-file hack/codegen/kubernetes-inputs.txt \
+  -inputs-file cmd/codegen/kubernetes-inputs.txt \
   -apply-only-inputs k8s.io/api/imagepolicy/v1alpha1,k8s.io/apimachinery/pkg/apis/meta/v1 \
-  -jsondecode "$(grep -v '^#' hack/codegen/jsondecode-roots.txt | paste -sd, -)" \
-  -protodecode "$(grep -v '^#' hack/codegen/jsondecode-roots.txt | paste -sd, -)" \
+  -jsondecode "$(grep -v '^#' cmd/codegen/jsondecode-roots.txt | paste -sd, -)" \
+  -protodecode "$(grep -v '^#' cmd/codegen/jsondecode-roots.txt | paste -sd, -)" \
   -clean

@@ -7,7 +7,7 @@
 // the object's type, or failed.
 //
 // The zz_generated.*.go files hold one decode function per struct type
-// reachable from the roots listed in hack/codegen/jsondecode-roots.txt
+// reachable from the roots listed in cmd/codegen/jsondecode-roots.txt
 // (the objects of core/v1, apps/v1, batch/v1, coordination/v1,
 // discovery/v1, events/v1 and a few meta/v1 types) and the type switch
 // Into dispatches on. hack/update-codegen.sh writes them with the rest of

@@ -11,7 +11,7 @@
 // its own Unmarshal, which gives the reference's object and error.
 //
 // The zz_generated.*.go files hold one decode function per message type
-// reachable from the roots listed in hack/codegen/jsondecode-roots.txt
+// reachable from the roots listed in cmd/codegen/jsondecode-roots.txt
 // and the type switch Into dispatches on. hack/update-codegen.sh writes
 // them; hack/verify-codegen.sh checks them. The hand-written runtime they
 // call is in the wire subpackage.

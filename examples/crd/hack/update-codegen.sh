@@ -13,7 +13,7 @@ crd="$(cd "$(dirname "$0")/.." && pwd)"
 root="$(cd "$crd/../.." && pwd)"
 out="${1:-$crd/generated}"
 cd "$root"
-go run ./hack/codegen \
+go run ./cmd/codegen \
   -go-list-dir "$root" \
   -output-dir "$out" \
   -module github.com/kubeclient/client-go/examples/crd/generated \

@@ -1,0 +1,128 @@
+// Package layout decides where generated packages live and how they are
+// imported, so that every generator agrees on the paths of the others.
+package layout
+
+import (
+	"path"
+	"strings"
+
+	"github.com/kubeclient/client-go/cmd/codegen/internal/model"
+)
+
+// Layout names the output packages of one generator run.
+type Layout struct {
+	// Module is the import path of OutputDir (github.com/kubeclient/client-go).
+	Module string
+	// OutputDir is the directory files are written below.
+	OutputDir string
+	// ClientsetPath is the clientset package relative to Module (kubernetes).
+	ClientsetPath string
+	// ApplyConfigPath is the apply configuration root relative to Module
+	// (applyconfigurations).
+	ApplyConfigPath string
+	// InformersPath is the informer factory package relative to Module
+	// (informers/externalversions as k8s.io/code-generator writes it,
+	// informers in client-go).
+	InformersPath string
+	// ListersPath is the lister root relative to Module (listers); the
+	// listers of a group version live at ListersPath/<group>/<version>.
+	ListersPath string
+	// RuntimePath is the module holding gentype, rest, discovery and
+	// util/apply; usually equal to Module.
+	RuntimePath string
+	// PreferProtobuf makes the clients ask for protobuf, as built-in types do.
+	PreferProtobuf bool
+}
+
+// Presets are the named package layouts of the -layout flag; Module,
+// OutputDir, RuntimePath and PreferProtobuf are filled in by the caller.
+var Presets = map[string]Layout{
+	// code-generator is the layout k8s.io/code-generator's kube_codegen.sh
+	// writes, with its package names (versioned, externalversions).
+	"code-generator": {
+		ClientsetPath:   "clientset/versioned",
+		ApplyConfigPath: "applyconfiguration",
+		InformersPath:   "informers/externalversions",
+		ListersPath:     "listers",
+	},
+	// client-go is the layout of k8s.io/client-go itself.
+	"client-go": {
+		ClientsetPath:   "kubernetes",
+		ApplyConfigPath: "applyconfigurations",
+		InformersPath:   "informers",
+		ListersPath:     "listers",
+	},
+}
+
+// Import returns the full import path of a package below Module.
+func (l Layout) Import(rel string) string { return path.Join(l.Module, rel) }
+
+// Runtime returns the import path of a client runtime package (rest, gentype).
+func (l Layout) Runtime(rel string) string { return path.Join(l.RuntimePath, rel) }
+
+// Dir returns the directory of a package below Module.
+func (l Layout) Dir(rel string) string { return path.Join(l.OutputDir, rel) }
+
+// TypedRel is the relative path of a group version's typed client package.
+func (l Layout) TypedRel(gv *model.GroupVersion) string {
+	return path.Join(l.ClientsetPath, "typed", gv.Group.PackageName, gv.Version)
+}
+
+// InformersRel is the relative path of the informer factory package.
+func (l Layout) InformersRel() string { return l.InformersPath }
+
+// InternalInterfacesRel is the relative path of the package holding the
+// interfaces shared by the informer factory and the generated informers.
+func (l Layout) InternalInterfacesRel() string {
+	return path.Join(l.InformersPath, "internalinterfaces")
+}
+
+// InformerGroupRel is the relative path of group g's informer package.
+func (l Layout) InformerGroupRel(g *model.Group) string {
+	return path.Join(l.InformersPath, g.PackageName)
+}
+
+// InformerVersionRel is the relative path of gv's informer package.
+func (l Layout) InformerVersionRel(gv *model.GroupVersion) string {
+	return path.Join(l.InformersPath, gv.Group.PackageName, gv.Version)
+}
+
+// ListerRel is the relative path of gv's lister package.
+func (l Layout) ListerRel(gv *model.GroupVersion) string {
+	return path.Join(l.ListersPath, gv.Group.PackageName, gv.Version)
+}
+
+// SchemeRel is the relative path of the clientset's scheme package.
+func (l Layout) SchemeRel() string { return path.Join(l.ClientsetPath, "scheme") }
+
+// ApplyRel returns the relative path of the apply configuration package for
+// the API package apiPath: <root>/<group>/<version>, with the meta/v1 types
+// of apimachinery at <root>/meta/v1.
+func (l Layout) ApplyRel(apiPath string) string {
+	return path.Join(l.ApplyConfigPath, path.Base(path.Dir(apiPath)), path.Base(apiPath))
+}
+
+// ApplyImport is the import path of ApplyRel.
+func (l Layout) ApplyImport(apiPath string) string { return l.Import(l.ApplyRel(apiPath)) }
+
+// ApplyInternalImport is the import path of the apply schema package.
+func (l Layout) ApplyInternalImport() string {
+	return l.Import(path.Join(l.ApplyConfigPath, "internal"))
+}
+
+// External reports whether the apply configurations of the API package
+// apiPath ship with the client runtime (applyconfigurations/<group>/<version>
+// of RuntimePath): the built-in Kubernetes APIs and meta/v1.
+func External(apiPath string) bool {
+	return strings.HasPrefix(apiPath, "k8s.io/api/") || apiPath == "k8s.io/apimachinery/pkg/apis/meta/v1"
+}
+
+// ApplyImportIn returns the import path of the apply configurations of
+// apiPath: generated by this run when apiPath is one of u's inputs, else
+// those of the runtime module for built-in APIs.
+func (l Layout) ApplyImportIn(u *model.Universe, apiPath string) string {
+	if u.IsInput(apiPath) || !External(apiPath) {
+		return l.ApplyImport(apiPath)
+	}
+	return path.Join(l.RuntimePath, "applyconfigurations", path.Base(path.Dir(apiPath)), path.Base(apiPath))
+}
