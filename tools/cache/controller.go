@@ -89,23 +89,43 @@ type Controller interface {
 	LastSyncResourceVersion() string
 }
 
-// controller implements Controller.
+// controller implements Controller. Its fields other than reflector are
+// fixed at construction (newController).
 type controller struct {
 	config Config
-	clock  clock.Clock
+	// clock runs the reflector's timers.
+	clock clock.Clock
+	// sharing says how the reflector's requests are decoded and is
+	// counted as running while the controller runs; see cacheSharing.
+	sharing *cacheSharing
 
 	// reflectorLock guards reflector.
 	reflectorLock sync.RWMutex
 	reflector     *Reflector
+}
 
-	// sharing, set for informers, says how the reflector marks its
-	// requests; see cacheSharing.
+// controllerOptions are a controller's settings beyond its Config; only
+// this package's informers set them.
+type controllerOptions struct {
+	// clock runs the reflector's timers; nil is the real clock.
+	clock clock.Clock
+	// sharing is how the informer shares the objects entering its cache;
+	// nil shares nothing.
 	sharing *cacheSharing
 }
 
 // New returns a Controller for c.
 func New(c *Config) Controller {
-	return &controller{config: *c, clock: clock.RealClock{}}
+	return newController(c, controllerOptions{})
+}
+
+// newController returns a controller for c with the given options.
+func newController(c *Config, opts controllerOptions) *controller {
+	clk := opts.clock
+	if clk == nil {
+		clk = clock.RealClock{}
+	}
+	return &controller{config: *c, clock: clk, sharing: opts.sharing}
 }
 
 // Run runs the controller until stopCh is closed.
@@ -123,15 +143,14 @@ func (c *controller) RunWithContext(ctx context.Context) {
 		<-ctx.Done()
 		c.config.Queue.Close()
 	}()
-	r := NewReflectorWithOptions(c.config.ListerWatcher, c.config.ObjectType, c.config.Queue, ReflectorOptions{
+	r := newReflector(c.config.ListerWatcher, c.config.ObjectType, c.config.Queue, ReflectorOptions{
 		ResyncPeriod:    c.config.FullResyncPeriod,
 		MinWatchTimeout: c.config.MinWatchTimeout,
 		TypeDescription: c.config.ObjectDescription,
 		Clock:           c.clock,
-	})
+	}, c.sharing)
 	r.ShouldResync = c.config.ShouldResync
 	r.WatchListPageSize = c.config.WatchListPageSize
-	r.sharing = c.sharing
 	switch {
 	case c.config.WatchErrorHandler != nil:
 		h := c.config.WatchErrorHandler
@@ -269,21 +288,59 @@ func NewInformerWithOptions(options InformerOptions) (Store, Controller) {
 	if handler == nil {
 		handler = ResourceEventHandlerFuncs{}
 	}
-	fifo := newInformerQueue(options.Logger, options.Transform, options.Identifier, options.InformerMetricsProvider, clientState)
-	sharing := newCacheSharing(options.Transform)
-	apply := &deltaApplier{store: clientState, handler: handlerSink{handler}, sharing: sharing}
-	cfg := &Config{
-		Queue:            fifo,
-		ListerWatcher:    options.ListerWatcher,
-		ObjectType:       options.ObjectType,
-		FullResyncPeriod: options.ResyncPeriod,
-		MinWatchTimeout:  options.MinWatchTimeout,
-		Process:          apply.process,
-		ProcessBatch:     apply.processBatch,
-	}
-	ctrl := New(cfg).(*controller)
-	ctrl.sharing = sharing
+	ctrl, _ := newInformerController(informerParts{
+		config: Config{
+			ListerWatcher:    options.ListerWatcher,
+			ObjectType:       options.ObjectType,
+			FullResyncPeriod: options.ResyncPeriod,
+			MinWatchTimeout:  options.MinWatchTimeout,
+		},
+		logger:     options.Logger,
+		transform:  options.Transform,
+		identifier: options.Identifier,
+		metrics:    options.InformerMetricsProvider,
+		store:      clientState,
+		sink:       handlerSink{handler},
+	})
 	return clientState, ctrl
+}
+
+// informerParts are what newInformerController builds an informer's
+// controller from.
+type informerParts struct {
+	// config holds the source and the reflector's settings; Queue,
+	// Process and ProcessBatch are newInformerController's.
+	config Config
+	// logger, transform, identifier and metrics configure the queue (see
+	// newInformerQueue).
+	logger     *klog.Logger
+	transform  TransformFunc
+	identifier InformerNameAndResource
+	metrics    InformerMetricsProvider
+	// store is the informer's cache and sink receives the notifications
+	// of what is applied to it.
+	store Indexer
+	sink  notificationSink
+	// applyLock, when not nil, is held while a popped item is applied to
+	// store and its notifications are sent to sink.
+	applyLock sync.Locker
+	// clock runs the reflector's timers; nil is the real clock.
+	clock clock.Clock
+}
+
+// newInformerController returns the controller of an informer and its
+// queue: a RealFIFO that knows the keys of p.store, whose popped deltas a
+// deltaApplier applies to p.store, publishing the objects the informer's
+// cacheSharing gives.
+func newInformerController(p informerParts) (*controller, *RealFIFO) {
+	fifo := newInformerQueue(p.logger, p.transform, p.identifier, p.metrics, p.store)
+	sharing := newCacheSharing(p.transform)
+	apply := &deltaApplier{store: p.store, handler: p.sink, sharing: sharing, lock: p.applyLock}
+	cfg := p.config
+	cfg.Queue = fifo
+	cfg.Process = apply.process
+	cfg.ProcessBatch = apply.processBatch
+	return newController(&cfg, controllerOptions{clock: p.clock, sharing: sharing}), fifo
 }
 
 // notificationSink receives the notifications derived from applying
@@ -318,15 +375,28 @@ type deltaApplier struct {
 	// sharing gives the object to publish for each object entering the
 	// store (see cacheSharing.publish); nil publishes them as they are.
 	sharing *cacheSharing
+	// lock, when not nil, is held while process or processBatch applies
+	// deltas and notifies handler.
+	lock sync.Locker
 }
 
 var errNotDeltas = errors.New("object given as Process argument is not Deltas")
+
+// hold takes a.lock, if any, and returns its release.
+func (a *deltaApplier) hold() (release func()) {
+	if a.lock == nil {
+		return func() {}
+	}
+	a.lock.Lock()
+	return a.lock.Unlock
+}
 
 func (a *deltaApplier) process(obj interface{}, isInInitialList bool) error {
 	deltas, ok := obj.(Deltas)
 	if !ok {
 		return errNotDeltas
 	}
+	defer a.hold()()
 	for _, d := range deltas {
 		if err := a.apply(d, isInInitialList); err != nil {
 			return err
@@ -413,6 +483,7 @@ func (a *deltaApplier) replaceAll(info ReplacedAllInfo, isInInitialList bool) er
 // processBatch applies deltas of distinct objects under one store lock
 // acquisition when the store supports transactions, then notifies.
 func (a *deltaApplier) processBatch(deltas []Delta, isInInitialList bool) error {
+	defer a.hold()()
 	ts, ok := a.store.(TransactionStore)
 	if !ok {
 		for _, d := range deltas {

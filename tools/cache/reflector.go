@@ -114,7 +114,7 @@ type Reflector struct {
 	useWatchList bool
 	logger       klog.Logger
 
-	// sharing, set by informers, says how the objects of its requests
+	// sharing, given by informers, says how the objects of its requests
 	// are decoded; see cacheSharing.
 	sharing *cacheSharing
 
@@ -188,6 +188,13 @@ func NewReflector(lw ListerWatcher, expectedType interface{}, store ReflectorSto
 // than the watch stall timeout (see SetWatchStallTimeout) is abandoned and
 // resumed.
 func NewReflectorWithOptions(lw ListerWatcher, expectedType interface{}, store ReflectorStore, options ReflectorOptions) *Reflector {
+	return newReflector(lw, expectedType, store, options, nil)
+}
+
+// newReflector is NewReflectorWithOptions for an informer's controller,
+// which also says how the objects of the reflector's requests are shared
+// (nil: not at all).
+func newReflector(lw ListerWatcher, expectedType interface{}, store ReflectorStore, options ReflectorOptions, sharing *cacheSharing) *Reflector {
 	c := options.Clock
 	if c == nil {
 		c = clock.RealClock{}
@@ -213,6 +220,7 @@ func NewReflectorWithOptions(lw ListerWatcher, expectedType interface{}, store R
 		watchErrorHandler: DefaultWatchErrorHandler,
 		expectedType:      reflect.TypeOf(expectedType),
 		expectedGVK:       expectedGVK(expectedType),
+		sharing:           sharing,
 	}
 	if r.name == "" {
 		r.name = callerName()

@@ -260,31 +260,25 @@ func (s *sharedIndexInformer) RunWithContext(ctx context.Context) {
 		logger.Info("Warning: the sharedIndexInformer has started, run more than once is not allowed")
 		return
 	}
-	s.fifo = newInformerQueue(&logger, s.transform, s.identifier, s.metricsProvider, s.indexer)
-	sharing := newCacheSharing(s.transform)
-	apply := &deltaApplier{store: s.indexer, handler: (*informerSink)(s), sharing: sharing}
-	cfg := &Config{
-		Queue:                        s.fifo,
-		ListerWatcher:                s.listerWatcher,
-		ObjectType:                   s.objectType,
-		ObjectDescription:            s.objectDescription,
-		FullResyncPeriod:             s.resyncCheckPeriod,
-		ShouldResync:                 s.processor.shouldResync,
-		WatchErrorHandlerWithContext: s.watchErrorHandler,
-		Process: func(obj interface{}, isInInitialList bool) error {
-			s.blockDeltas.Lock()
-			defer s.blockDeltas.Unlock()
-			return apply.process(obj, isInInitialList)
+	ctrl, fifo := newInformerController(informerParts{
+		config: Config{
+			ListerWatcher:                s.listerWatcher,
+			ObjectType:                   s.objectType,
+			ObjectDescription:            s.objectDescription,
+			FullResyncPeriod:             s.resyncCheckPeriod,
+			ShouldResync:                 s.processor.shouldResync,
+			WatchErrorHandlerWithContext: s.watchErrorHandler,
 		},
-		ProcessBatch: func(deltas []Delta, isInInitialList bool) error {
-			s.blockDeltas.Lock()
-			defer s.blockDeltas.Unlock()
-			return apply.processBatch(deltas, isInInitialList)
-		},
-	}
-	ctrl := New(cfg).(*controller)
-	ctrl.clock = s.clock
-	ctrl.sharing = sharing
+		logger:     &logger,
+		transform:  s.transform,
+		identifier: s.identifier,
+		metrics:    s.metricsProvider,
+		store:      s.indexer,
+		sink:       (*informerSink)(s),
+		applyLock:  &s.blockDeltas,
+		clock:      s.clock,
+	})
+	s.fifo = fifo
 	s.controller = ctrl
 	s.started = true
 	s.startedLock.Unlock()
