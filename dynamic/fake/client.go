@@ -2,6 +2,7 @@ package fake
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -119,7 +120,7 @@ func (c *FakeDynamicClient) unstructuredEvent(ev watch.Event) (watch.Event, bool
 	if ev.Type == watch.Error || ev.Object == nil {
 		return ev, true
 	}
-	if u, err := toUnstructured(c.scheme, ev.Object); err == nil {
+	if u, err := toUnstructured(c.scheme, ev.Object); err == nil && u != nil {
 		ev.Object = u
 	}
 	return ev, true
@@ -143,12 +144,29 @@ func (c *FakeDynamicClient) IsWatchListSemanticsUnSupported() bool {
 	return true
 }
 
-// toUnstructured returns obj as an *unstructured.Unstructured, converting a
-// typed object and filling in its apiVersion and kind from scheme when the
-// object does not carry them.
+// toUnstructured returns obj as an *unstructured.Unstructured. An
+// unstructured answer of a reactor (an Unstructured, or an UnstructuredList
+// a test returned for a single object) is taken as its content, kind or no
+// kind, as client-go's fake does; a typed object is converted, with its
+// apiVersion and kind filled in from scheme when it does not carry them. A
+// nil pointer gives nil.
 func toUnstructured(scheme *runtime.Scheme, obj runtime.Object) (*unstructured.Unstructured, error) {
-	if u, ok := obj.(*unstructured.Unstructured); ok {
-		return u, nil
+	switch o := obj.(type) {
+	case *unstructured.Unstructured:
+		return o, nil
+	case *unstructured.UnstructuredList:
+		if o == nil {
+			return nil, nil
+		}
+		return &unstructured.Unstructured{Object: o.UnstructuredContent()}, nil
+	case runtime.Unstructured:
+		if reflect.ValueOf(o).IsNil() {
+			return nil, nil
+		}
+		return &unstructured.Unstructured{Object: o.UnstructuredContent()}, nil
+	}
+	if v := reflect.ValueOf(obj); v.Kind() == reflect.Pointer && v.IsNil() {
+		return nil, nil
 	}
 	content, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
 	if err != nil {
@@ -158,7 +176,7 @@ func toUnstructured(scheme *runtime.Scheme, obj runtime.Object) (*unstructured.U
 	if gvk := u.GroupVersionKind(); gvk.Kind == "" || gvk.Version == "" {
 		kinds, _, err := scheme.ObjectKinds(obj)
 		if err != nil {
-			return nil, fmt.Errorf("finding the kind of %T: %w", obj, err)
+			return nil, err
 		}
 		u.SetGroupVersionKind(kinds[0])
 	}

@@ -159,12 +159,15 @@ func (c *resourceClient) ApplyStatus(ctx context.Context, name string, obj *unst
 // toUnstructuredList returns the list obj as an UnstructuredList, converting
 // a typed list and its items.
 func toUnstructuredList(scheme *runtime.Scheme, obj runtime.Object) (*unstructured.UnstructuredList, error) {
-	if list, ok := obj.(*unstructured.UnstructuredList); ok {
+	if list, ok := obj.(*unstructured.UnstructuredList); ok && list != nil {
 		return list, nil
 	}
 	u, err := toUnstructured(scheme, obj)
 	if err != nil {
 		return nil, err
+	}
+	if u == nil {
+		return &unstructured.UnstructuredList{}, nil
 	}
 	list, err := u.ToList()
 	if err != nil {
