@@ -7,16 +7,6 @@ import (
 	v1 "k8s.io/api/core/v1"
 )
 
-func byLabel(label string) IndexFunc {
-	return func(obj interface{}) ([]string, error) {
-		v, ok := obj.(*v1.Pod).Labels[label]
-		if !ok {
-			return nil, nil
-		}
-		return strings.Split(v, ","), nil
-	}
-}
-
 func TestIndexerMaintainsIndices(t *testing.T) {
 	idx := NewIndexer(MetaNamespaceKeyFunc, Indexers{
 		NamespaceIndex: MetaNamespaceIndexFunc,

@@ -363,12 +363,6 @@ type recordingMetrics struct {
 	queued []float64
 }
 
-type gaugeFunc func(float64)
-
-func (g gaugeFunc) Set(v float64) { g(v) }
-
-func (g gaugeFunc) Observe(v float64) {}
-
 func (m *recordingMetrics) NewQueuedItemMetric(InformerNameAndResource) GaugeMetric {
 	return gaugeFunc(func(v float64) { m.mu.Lock(); m.queued = append(m.queued, v); m.mu.Unlock() })
 }

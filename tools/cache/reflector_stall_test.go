@@ -98,16 +98,6 @@ func (h *podHistory) Watch(opts metav1.ListOptions) (watch.Interface, error) {
 	return &networkStream{Interface: w}, nil
 }
 
-// networkStream makes a fake watch pass for one the rest client reads from
-// the network (a watchstream.Stream), which is what stall detection and
-// cut reporting look at. cut, when set, is the error that cut its stream.
-type networkStream struct {
-	watch.Interface
-	cut error
-}
-
-func (s *networkStream) CutError() error { return s.cut }
-
 // stallDetectionOnFakeClocks lets the reflectors a test builds detect
 // stalls on the fake clock the test gives them, as they do on the real
 // clock only; the test must not run in parallel.

@@ -15,63 +15,6 @@ import (
 	testingclock "k8s.io/utils/clock/testing"
 )
 
-// scriptedLW is a ListerWatcher whose answers are decided by test
-// functions; it records every request's options.
-type scriptedLW struct {
-	mu      sync.Mutex
-	lists   []metav1.ListOptions
-	watches []metav1.ListOptions
-
-	list  func(call int, opts metav1.ListOptions) (runtime.Object, error)
-	watch func(call int, opts metav1.ListOptions) (watch.Interface, error)
-	// noWatchList makes the reflector skip watch-list streaming.
-	noWatchList bool
-}
-
-func (s *scriptedLW) List(opts metav1.ListOptions) (runtime.Object, error) {
-	s.mu.Lock()
-	s.lists = append(s.lists, opts)
-	n := len(s.lists)
-	s.mu.Unlock()
-	return s.list(n, opts)
-}
-
-func (s *scriptedLW) Watch(opts metav1.ListOptions) (watch.Interface, error) {
-	s.mu.Lock()
-	s.watches = append(s.watches, opts)
-	n := len(s.watches)
-	s.mu.Unlock()
-	return s.watch(n, opts)
-}
-
-func (s *scriptedLW) IsWatchListSemanticsUnSupported() bool { return s.noWatchList }
-
-func (s *scriptedLW) recorded() ([]metav1.ListOptions, []metav1.ListOptions) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]metav1.ListOptions(nil), s.lists...), append([]metav1.ListOptions(nil), s.watches...)
-}
-
-func podList(rv string, cont string, pods ...*v1.Pod) *v1.PodList {
-	l := &v1.PodList{ListMeta: metav1.ListMeta{ResourceVersion: rv, Continue: cont}}
-	for _, p := range pods {
-		l.Items = append(l.Items, *p)
-	}
-	return l
-}
-
-func waitUntil(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	if err := wait.PollUntilContextTimeout(context.Background(), 5*time.Millisecond, 10*time.Second, true,
-		func(context.Context) (bool, error) { return cond(), nil }); err != nil {
-		t.Fatalf("timed out waiting for %s", what)
-	}
-}
-
-func fastBackoff() *wait.Backoff {
-	return &wait.Backoff{Duration: time.Millisecond, Cap: 5 * time.Millisecond, Steps: 5, Factor: 2}
-}
-
 func TestReflectorNameAndType(t *testing.T) {
 	r := NewReflector(&scriptedLW{}, &v1.Pod{}, NewStore(MetaNamespaceKeyFunc), 0)
 	if r.Name() == "" {

@@ -22,15 +22,6 @@ func TestResourceVersionPositions(t *testing.T) {
 	}
 }
 
-// versionRecorder is a store that records the versions the reflector
-// passes on.
-type versionRecorder struct {
-	Store
-	versions []string
-}
-
-func (s *versionRecorder) UpdateResourceVersion(rv string) { s.versions = append(s.versions, rv) }
-
 func TestReflectorReachedVersion(t *testing.T) {
 	store := &versionRecorder{Store: NewStore(MetaNamespaceKeyFunc)}
 	r := NewReflector(&scriptedLW{}, nil, store, 0)

@@ -104,14 +104,6 @@ func (s *faultyServer) finalState() map[string]string {
 
 var configMapsResource = schema.GroupResource{Resource: "configmaps"}
 
-// tooLargeResourceVersion is the error an API server returns for a
-// resource version it has not reached yet.
-func tooLargeResourceVersion(rv, current int) error {
-	err := apierrors.NewTimeoutError(fmt.Sprintf("Too large resource version: %d, current: %d", rv, current), 1)
-	err.ErrStatus.Details.Causes = []metav1.StatusCause{{Type: metav1.CauseTypeResourceVersionTooLarge, Message: "Too large resource version"}}
-	return err
-}
-
 func (s *faultyServer) ListWithContext(ctx context.Context, options metav1.ListOptions) (runtime.Object, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -3,9 +3,7 @@ package cache
 import (
 	"context"
 	"fmt"
-	"sort"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -14,59 +12,6 @@ import (
 
 	fcache "github.com/kubeclient/client-go/tools/cache/testing"
 )
-
-// eventLog is a handler that records notifications as strings.
-type eventLog struct {
-	mu     sync.Mutex
-	events []string
-}
-
-func (l *eventLog) add(format string, args ...interface{}) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.events = append(l.events, fmt.Sprintf(format, args...))
-}
-
-func name(obj interface{}) string {
-	if tomb, ok := obj.(DeletedFinalStateUnknown); ok {
-		return "tombstone:" + tomb.Key
-	}
-	return obj.(*v1.Pod).Name
-}
-
-func (l *eventLog) OnAdd(obj interface{}, initial bool) {
-	l.add("add %s initial=%v", name(obj), initial)
-}
-
-func (l *eventLog) OnUpdate(o, n interface{}) { l.add("update %s", name(n)) }
-
-func (l *eventLog) OnDelete(obj interface{}) { l.add("delete %s", name(obj)) }
-
-func (l *eventLog) snapshot() []string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return append([]string(nil), l.events...)
-}
-
-func (l *eventLog) sortedSnapshot() []string {
-	s := l.snapshot()
-	sort.Strings(s)
-	return s
-}
-
-func startInformer(t *testing.T, inf SharedInformer) (cancel func()) {
-	t.Helper()
-	ctx, cancelCtx := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		inf.RunWithContext(ctx)
-	}()
-	return func() {
-		cancelCtx()
-		<-done
-	}
-}
 
 func TestSharedInformerHandlersAndSync(t *testing.T) {
 	source := fcache.NewFakeControllerSource()

@@ -4,38 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"sort"
 	"strings"
-	"sync"
 	"testing"
 
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 )
-
-func pod(ns, name, rv string, labels map[string]string) *v1.Pod {
-	return &v1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name, ResourceVersion: rv, Labels: labels}}
-}
-
-func sorted(s []string) []string {
-	out := append([]string(nil), s...)
-	sort.Strings(out)
-	return out
-}
-
-func keysOf(t *testing.T, objs []interface{}) []string {
-	t.Helper()
-	var keys []string
-	for _, o := range objs {
-		k, err := MetaNamespaceKeyFunc(o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		keys = append(keys, k)
-	}
-	return sorted(keys)
-}
 
 func TestKeyFunctions(t *testing.T) {
 	tests := []struct {
@@ -267,20 +242,6 @@ func TestDeletedObjectTombstone(t *testing.T) {
 	if d.GetName() != "a/b/c" {
 		t.Errorf("invalid key must become the name, got %q", d.GetName())
 	}
-}
-
-// rvGauges records the resource-version gauges a store publishes.
-type rvGauges struct {
-	mu     sync.Mutex
-	values []float64
-}
-
-func (g *rvGauges) NewQueuedItemMetric(InformerNameAndResource) GaugeMetric { return discardMetric{} }
-func (g *rvGauges) NewProcessingLatencyMetric(InformerNameAndResource) HistogramMetric {
-	return discardMetric{}
-}
-func (g *rvGauges) NewStoreResourceVersionMetric(InformerNameAndResource) GaugeMetric {
-	return gaugeFunc(func(v float64) { g.mu.Lock(); g.values = append(g.values, v); g.mu.Unlock() })
 }
 
 // TestStoreMetrics: a named store publishes every numeric resource version
