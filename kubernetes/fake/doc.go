@@ -3,8 +3,9 @@
 // Package fake holds an in-memory Clientset for tests. Its clients record
 // every call as an action and answer from an ObjectTracker that stores objects
 // exactly as given, like client-go's; NewClientset adds managed fields and
-// server-side apply. Trackers with API-server semantics (resource versions,
-// conflicts, generateName, finalizers, selectors) are available in package
-// testing as NewServerLikeObjectTracker and
-// NewServerLikeFieldManagedObjectTracker.
+// server-side apply. NewServerLikeClientset (an addition to client-go) answers
+// like a small API server instead: generateName, uids, resourceVersions and
+// conflicts, generation, finalizers, label and field selectors, watches from a
+// resourceVersion, and server-side apply with field ownership, through the
+// tracker of testing.NewServerLikeFieldManagedObjectTracker.
 package fake

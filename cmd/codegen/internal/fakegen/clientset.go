@@ -10,7 +10,7 @@ import (
 // (its scheme and AddToScheme) and clientset_generated.go.
 func generateClientset(u *model.Universe, l layout.Layout, out *gofile.Output) error {
 	rel := FakeClientsetRel(l)
-	doc := "Package fake holds an in-memory Clientset for tests. Its clients record\nevery call as an action and answer from an ObjectTracker that stores objects\nexactly as given, like client-go's; NewClientset adds managed fields and\nserver-side apply. Trackers with API-server semantics (resource versions,\nconflicts, generateName, finalizers, selectors) are available in package\ntesting as NewServerLikeObjectTracker and\nNewServerLikeFieldManagedObjectTracker."
+	doc := "Package fake holds an in-memory Clientset for tests. Its clients record\nevery call as an action and answer from an ObjectTracker that stores objects\nexactly as given, like client-go's; NewClientset adds managed fields and\nserver-side apply. NewServerLikeClientset (an addition to client-go) answers\nlike a small API server instead: generateName, uids, resourceVersions and\nconflicts, generation, finalizers, label and field selectors, watches from a\nresourceVersion, and server-side apply with field ownership, through the\ntracker of testing.NewServerLikeFieldManagedObjectTracker."
 	if err := out.Add(rel, "doc.go", gofile.NewWithDoc("fake", doc)); err != nil {
 		return err
 	}
@@ -85,6 +85,22 @@ func NewSimpleClientset(objects ...%[4]s.Object) *Clientset {
 // that manages fields and so supports server-side apply of built-in types.
 func NewClientset(objects ...%[4]s.Object) *Clientset {
 	tracker := %[2]s.NewFieldManagedObjectTracker(scheme, codecs.UniversalDecoder(), %[5]s.NewTypeConverter(scheme))
+	return newClientset(tracker, objects)
+}
+
+// NewServerLikeClientset returns a Clientset seeded with objects that
+// answers like a small API server: its tracker is
+// testing.NewServerLikeFieldManagedObjectTracker's. Creates fill in uid,
+// creationTimestamp, generation and a name from generateName; every write
+// stores a new resourceVersion and an update carrying a stale one fails
+// with a Conflict; lists and watches honour label and field selectors; a
+// watch from a resourceVersion replays the changes made after it;
+// finalizers delay deletion; dry-run writes are not stored; and
+// server-side apply tracks field ownership per field manager, the status
+// subresource apart from the rest. The seed objects are stored as given,
+// with the metadata they carry. It is an addition to client-go.
+func NewServerLikeClientset(objects ...%[4]s.Object) *Clientset {
+	tracker := %[2]s.NewServerLikeFieldManagedObjectTracker(scheme, codecs.UniversalDecoder(), %[5]s.NewTypeConverter(scheme))
 	return newClientset(tracker, objects)
 }
 

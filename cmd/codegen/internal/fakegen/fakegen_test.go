@@ -101,6 +101,8 @@ func TestGeneratedContent(t *testing.T) {
 		{"clientset/fake/clientset_generated.go", []string{
 			"func NewClientset(objects ...runtime.Object) *Clientset",
 			"func NewSimpleClientset(objects ...runtime.Object) *Clientset",
+			"func NewServerLikeClientset(objects ...runtime.Object) *Clientset",
+			"testing.NewServerLikeFieldManagedObjectTracker(scheme, codecs.UniversalDecoder(), applyconfiguration.NewTypeConverter(scheme))",
 			"testing.NewFieldManagedObjectTracker(scheme, codecs.UniversalDecoder(), applyconfiguration.NewTypeConverter(scheme))",
 			"func (c *Clientset) ExampleV1() examplev1.ExampleV1Interface {\n\treturn &examplev1fake.FakeExampleV1{Fake: &c.Fake}",
 			"func (c *Clientset) Tracker() testing.ObjectTracker",

@@ -44,6 +44,22 @@ func NewClientset(objects ...runtime.Object) *Clientset {
 	return newClientset(tracker, objects)
 }
 
+// NewServerLikeClientset returns a Clientset seeded with objects that
+// answers like a small API server: its tracker is
+// testing.NewServerLikeFieldManagedObjectTracker's. Creates fill in uid,
+// creationTimestamp, generation and a name from generateName; every write
+// stores a new resourceVersion and an update carrying a stale one fails
+// with a Conflict; lists and watches honour label and field selectors; a
+// watch from a resourceVersion replays the changes made after it;
+// finalizers delay deletion; dry-run writes are not stored; and
+// server-side apply tracks field ownership per field manager, the status
+// subresource apart from the rest. The seed objects are stored as given,
+// with the metadata they carry. It is an addition to client-go.
+func NewServerLikeClientset(objects ...runtime.Object) *Clientset {
+	tracker := testing.NewServerLikeFieldManagedObjectTracker(scheme, codecs.UniversalDecoder(), applyconfiguration.NewTypeConverter(scheme))
+	return newClientset(tracker, objects)
+}
+
 // newClientset seeds tracker with objects, panicking on an object the
 // scheme does not know, and routes every action to tracker.
 func newClientset(tracker testing.ObjectTracker, objects []runtime.Object) *Clientset {
