@@ -223,7 +223,7 @@ func TestApplySchema(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the generated schema does not parse: %v", err)
 	}
-	pt := parser.Type("com.github.kubeclient.client_go.cmd.codegen.testdata.apis.example.v1.Widget")
+	pt := parser.Type("com.github.kubeclient.client-go.cmd.codegen.testdata.apis.example.v1.Widget")
 	obj, err := pt.FromUnstructured(map[string]interface{}{
 		"apiVersion": "example.kubeclient.dev/v1", "kind": "Widget",
 		"metadata": map[string]interface{}{"name": "w"},

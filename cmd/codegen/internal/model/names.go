@@ -52,16 +52,15 @@ func UpperFirst(s string) string {
 }
 
 // openAPIPackageName turns an import path into the reversed-domain form the
-// OpenAPI schema uses: k8s.io/api/apps/v1 becomes io.k8s.api.apps.v1.
+// OpenAPI schema uses: k8s.io/api/apps/v1 becomes io.k8s.api.apps.v1. The
+// rest of the path is kept as it is (github.com/a/b-c/v1 becomes
+// com.github.a.b-c.v1), because a type converter finds an object's schema
+// by the name runtime.Scheme.ToOpenAPIDefinitionName gives its Go type.
 func openAPIPackageName(path string) string {
 	parts := strings.Split(path, "/")
 	host := strings.Split(parts[0], ".")
 	for i, j := 0, len(host)-1; i < j; i, j = i+1, j-1 {
 		host[i], host[j] = host[j], host[i]
 	}
-	rest := parts[1:]
-	for i := range rest {
-		rest[i] = strings.ReplaceAll(rest[i], "-", "_")
-	}
-	return strings.Join(append(host, rest...), ".")
+	return strings.Join(append(host, parts[1:]...), ".")
 }

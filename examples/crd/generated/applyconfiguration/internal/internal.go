@@ -29,7 +29,7 @@ var (
 )
 
 var schemaYAML = typed.YAMLObject(`types:
-- name: com.github.kubeclient.client_go.examples.crd.apis.stable.v1.CronTab
+- name: com.github.kubeclient.client-go.examples.crd.apis.stable.v1.CronTab
   map:
     fields:
     - name: apiVersion
@@ -43,11 +43,11 @@ var schemaYAML = typed.YAMLObject(`types:
         namedType: io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
     - name: spec
       type:
-        namedType: com.github.kubeclient.client_go.examples.crd.apis.stable.v1.CronTabSpec
+        namedType: com.github.kubeclient.client-go.examples.crd.apis.stable.v1.CronTabSpec
     - name: status
       type:
-        namedType: com.github.kubeclient.client_go.examples.crd.apis.stable.v1.CronTabStatus
-- name: com.github.kubeclient.client_go.examples.crd.apis.stable.v1.CronTabClass
+        namedType: com.github.kubeclient.client-go.examples.crd.apis.stable.v1.CronTabStatus
+- name: com.github.kubeclient.client-go.examples.crd.apis.stable.v1.CronTabClass
   map:
     fields:
     - name: apiVersion
@@ -70,7 +70,7 @@ var schemaYAML = typed.YAMLObject(`types:
         map:
           elementType:
             scalar: string
-- name: com.github.kubeclient.client_go.examples.crd.apis.stable.v1.CronTabSpec
+- name: com.github.kubeclient.client-go.examples.crd.apis.stable.v1.CronTabSpec
   map:
     fields:
     - name: args
@@ -89,7 +89,7 @@ var schemaYAML = typed.YAMLObject(`types:
       type:
         list:
           elementType:
-            namedType: com.github.kubeclient.client_go.examples.crd.apis.stable.v1.EnvVar
+            namedType: com.github.kubeclient.client-go.examples.crd.apis.stable.v1.EnvVar
           elementRelationship: associative
           keys:
           - name
@@ -107,7 +107,7 @@ var schemaYAML = typed.YAMLObject(`types:
         scalar: numeric
     - name: retry
       type:
-        namedType: com.github.kubeclient.client_go.examples.crd.apis.stable.v1.RetryPolicy
+        namedType: com.github.kubeclient.client-go.examples.crd.apis.stable.v1.RetryPolicy
     - name: selector
       type:
         namedType: io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector
@@ -122,7 +122,7 @@ var schemaYAML = typed.YAMLObject(`types:
               elementType:
                 scalar: numeric
               elementRelationship: atomic
-- name: com.github.kubeclient.client_go.examples.crd.apis.stable.v1.CronTabStatus
+- name: com.github.kubeclient.client-go.examples.crd.apis.stable.v1.CronTabStatus
   map:
     fields:
     - name: active
@@ -142,7 +142,7 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: phase
       type:
         scalar: string
-- name: com.github.kubeclient.client_go.examples.crd.apis.stable.v1.EnvVar
+- name: com.github.kubeclient.client-go.examples.crd.apis.stable.v1.EnvVar
   map:
     fields:
     - name: name
@@ -151,7 +151,7 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: value
       type:
         scalar: string
-- name: com.github.kubeclient.client_go.examples.crd.apis.stable.v1.RetryPolicy
+- name: com.github.kubeclient.client-go.examples.crd.apis.stable.v1.RetryPolicy
   map:
     fields:
     - name: backoff

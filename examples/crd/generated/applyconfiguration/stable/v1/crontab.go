@@ -36,7 +36,7 @@ func CronTab(name, namespace string) *CronTabApplyConfiguration {
 // the result unchanged is a no-op for that manager.
 func ExtractCronTabFrom(cronTab *stablev1.CronTab, fieldManager string, subresource string) (*CronTabApplyConfiguration, error) {
 	b := &CronTabApplyConfiguration{}
-	if err := managedfields.ExtractInto(cronTab, internal.Parser().Type("com.github.kubeclient.client_go.examples.crd.apis.stable.v1.CronTab"), fieldManager, b, subresource); err != nil {
+	if err := managedfields.ExtractInto(cronTab, internal.Parser().Type("com.github.kubeclient.client-go.examples.crd.apis.stable.v1.CronTab"), fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(cronTab.Name)

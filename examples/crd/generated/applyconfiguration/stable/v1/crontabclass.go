@@ -35,7 +35,7 @@ func CronTabClass(name string) *CronTabClassApplyConfiguration {
 // the result unchanged is a no-op for that manager.
 func ExtractCronTabClassFrom(cronTabClass *stablev1.CronTabClass, fieldManager string, subresource string) (*CronTabClassApplyConfiguration, error) {
 	b := &CronTabClassApplyConfiguration{}
-	if err := managedfields.ExtractInto(cronTabClass, internal.Parser().Type("com.github.kubeclient.client_go.examples.crd.apis.stable.v1.CronTabClass"), fieldManager, b, subresource); err != nil {
+	if err := managedfields.ExtractInto(cronTabClass, internal.Parser().Type("com.github.kubeclient.client-go.examples.crd.apis.stable.v1.CronTabClass"), fieldManager, b, subresource); err != nil {
 		return nil, err
 	}
 	b.WithName(cronTabClass.Name)
