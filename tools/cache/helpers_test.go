@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"sort"
 	"strconv"
@@ -12,6 +13,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
@@ -384,8 +386,8 @@ func (s *podAPIServer) serveWatch(w http.ResponseWriter, initial bool) {
 	<-w.(http.CloseNotifier).CloseNotify()
 }
 
-// podClient is a REST client for core/v1 pods at url.
-func podClient(t *testing.T, url string) *rest.RESTClient {
+// podClient is a REST client for core/v1 pods served on n.
+func podClient(t *testing.T, n *pipeNet) *rest.RESTClient {
 	t.Helper()
 	scheme := runtime.NewScheme()
 	if err := v1.AddToScheme(scheme); err != nil {
@@ -394,7 +396,8 @@ func podClient(t *testing.T, url string) *rest.RESTClient {
 	metav1.AddToGroupVersion(scheme, schema.GroupVersion{Version: "v1"})
 	codecs := serializer.NewCodecFactory(scheme)
 	client, err := rest.RESTClientFor(&rest.Config{
-		Host:    url,
+		Host:    "http://pipe",
+		Dial:    n.DialContext,
 		APIPath: "/api",
 		ContentConfig: rest.ContentConfig{
 			GroupVersion:         &v1.SchemeGroupVersion,
@@ -558,3 +561,82 @@ func realisticPodList(tb testing.TB, n, rv int) []v1.Pod {
 	}
 	return pods
 }
+
+// settled waits until every goroutine of the caller's synctest bubble but
+// the caller is durably blocked, that is until everything the test set
+// off has happened up to the bubble's next timer, and fails the test
+// unless cond then holds. The bubble's clock does not move meanwhile: a
+// test waiting for a timer (a backoff, a resync) moves it with time.Sleep.
+func settled(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	synctest.Wait()
+	if !cond() {
+		t.Fatalf("%s: not the case once everything settled", what)
+	}
+}
+
+// pipeNet serves an http.Handler over in-memory connections (net.Pipe).
+// Unlike sockets, a synctest bubble sees a goroutine blocked on them as
+// blocked, so a client and a server in one bubble settle like any other
+// goroutines. It is the listener of its server and the dialer of the
+// clients (see podClient).
+type pipeNet struct {
+	srv   *http.Server
+	conns chan net.Conn
+	// done is closed by Close; closeOnce guards it.
+	done      chan struct{}
+	closeOnce sync.Once
+}
+
+// newPipeNet serves h until the returned close, which ends every
+// connection.
+func newPipeNet(h http.Handler) (n *pipeNet, closeAll func()) {
+	n = &pipeNet{srv: &http.Server{Handler: h}, conns: make(chan net.Conn), done: make(chan struct{})}
+	served := make(chan struct{})
+	go func() {
+		defer close(served)
+		_ = n.srv.Serve(n)
+	}()
+	return n, func() {
+		_ = n.srv.Close()
+		<-served
+	}
+}
+
+// Accept hands the server the next connection a client dialled.
+func (n *pipeNet) Accept() (net.Conn, error) {
+	select {
+	case c := <-n.conns:
+		return c, nil
+	case <-n.done:
+		return nil, net.ErrClosed
+	}
+}
+
+// Close stops Accept and DialContext.
+func (n *pipeNet) Close() error {
+	n.closeOnce.Do(func() { close(n.done) })
+	return nil
+}
+
+// Addr names the in-memory network.
+func (n *pipeNet) Addr() net.Addr { return pipeAddr{} }
+
+// DialContext connects a client to the server, whatever the address.
+func (n *pipeNet) DialContext(ctx context.Context, _, _ string) (net.Conn, error) {
+	client, server := net.Pipe()
+	select {
+	case n.conns <- server:
+		return client, nil
+	case <-n.done:
+		return nil, net.ErrClosed
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// pipeAddr is the address of a pipeNet.
+type pipeAddr struct{}
+
+func (pipeAddr) Network() string { return "pipe" }
+func (pipeAddr) String() string  { return "pipe" }

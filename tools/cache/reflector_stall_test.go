@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
+
 	"net/url"
 	"strconv"
 	"sync"
@@ -416,10 +416,10 @@ func TestWatchHealthUsesProviderMetrics(t *testing.T) {
 // where it was; the server's write made meanwhile arrives.
 func TestReflectorStallOverHTTP(t *testing.T) {
 	api := newPodAPIServer(1)
-	srv := httptest.NewServer(api)
-	defer srv.Close()
+	n, closeNet := newPipeNet(api)
+	defer closeNet()
 	clk := testingclock.NewFakeClock(time.Now())
-	lw := NewListWatchFromClient(podClient(t, srv.URL), "pods", "ns", fields.Everything())
+	lw := NewListWatchFromClient(podClient(t, n), "pods", "ns", fields.Everything())
 	store := NewStore(MetaNamespaceKeyFunc)
 	r := NewReflectorWithOptions(ToListWatcherWithWatchListSemantics(lw, unsupportedClient{}), &v1.Pod{}, store, ReflectorOptions{Clock: clk})
 	r.stallTimeout = time.Minute
