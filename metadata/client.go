@@ -9,7 +9,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/kubeclient/client-go/internal/resourceclient"
-	"github.com/kubeclient/client-go/internal/wirecodec"
 	"github.com/kubeclient/client-go/rest"
 )
 
@@ -46,9 +45,6 @@ func NewForConfig(inConfig *rest.Config) (Interface, error) {
 // its requests with h, whose transport wins over that of inConfig.
 func NewForConfigAndClient(inConfig *rest.Config, h *http.Client) (Interface, error) {
 	config := ConfigFor(inConfig)
-	// JSON answers and watch events decode through wirecodec's fast path,
-	// which leaves anything unusual to the serializer ConfigFor set.
-	config.NegotiatedSerializer = wirecodec.NewNegotiatedSerializer(config.NegotiatedSerializer, metainternalversionscheme.Scheme)
 	// The empty group version makes options encode as plain "v1" parameters.
 	config.GroupVersion = &schema.GroupVersion{}
 	config.APIPath = unusedAPIPath

@@ -45,7 +45,7 @@ func TestCacheDecodingReachesTheDecoders(t *testing.T) {
 	}))
 	defer srv.Close()
 	config := coreV1Config(srv.URL)
-	config.NegotiatedSerializer = wirecodec.NewNegotiatedSerializer(testCodecs.WithoutConversion(), testScheme)
+	config.NegotiatedSerializer = testCodecs.WithoutConversion()
 	config.AcceptContentTypes = runtime.ContentTypeProtobuf
 	client, err := RESTClientFor(config)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/kubeclient/client-go/internal/wirecodec"
 	"github.com/kubeclient/client-go/tools/metrics"
 	"github.com/kubeclient/client-go/util/flowcontrol"
 )
@@ -79,11 +80,13 @@ func newClientFromConfig(config *Config, httpClient *http.Client, buildHTTPClien
 		gv = metav1.SchemeGroupVersion
 	}
 
+	// The caller's serializer decodes through the generated decoders where
+	// they give exactly its answers (wirecodec.NewNegotiatedSerializer).
 	content := ClientContentConfig{
 		AcceptContentTypes: config.AcceptContentTypes,
 		ContentType:        config.ContentType,
 		GroupVersion:       gv,
-		Negotiator:         runtime.NewClientNegotiator(config.NegotiatedSerializer, gv),
+		Negotiator:         runtime.NewClientNegotiator(wirecodec.NewNegotiatedSerializer(config.NegotiatedSerializer), gv),
 	}
 	client, err := NewRESTClient(baseURL, versionedAPIPath, content, rateLimiterFor(config), httpClient)
 	if client != nil {

@@ -87,7 +87,7 @@ func podList(n, random int) *corev1.PodList {
 func reuseClient(t *testing.T, srv *httptest.Server, contentType string) *RESTClient {
 	t.Helper()
 	config := coreV1Config(srv.URL)
-	config.NegotiatedSerializer = wirecodec.NewNegotiatedSerializer(testCodecs.WithoutConversion(), testScheme)
+	config.NegotiatedSerializer = testCodecs.WithoutConversion()
 	config.AcceptContentTypes = contentType
 	client, err := RESTClientFor(config)
 	if err != nil {

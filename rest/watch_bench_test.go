@@ -14,7 +14,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
 
-	"github.com/kubeclient/client-go/internal/wirecodec"
 	"github.com/kubeclient/client-go/internal/wirecodec/wiretest"
 )
 
@@ -32,8 +31,8 @@ func BenchmarkWatchJSONPods(b *testing.B) {
 		name  string
 		codec runtime.NegotiatedSerializer
 	}{
-		{"reference", testCodecs.WithoutConversion()},
-		{"wirecodec", wirecodec.NewNegotiatedSerializer(testCodecs.WithoutConversion(), testScheme)},
+		{"reference", referenceCodecs(testCodecs.WithoutConversion())},
+		{"wirecodec", testCodecs.WithoutConversion()},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			b.SetBytes(int64(len(event)))
@@ -60,8 +59,8 @@ func BenchmarkWatchProtobufPods(b *testing.B) {
 		name  string
 		codec runtime.NegotiatedSerializer
 	}{
-		{"reference", testCodecs.WithoutConversion()},
-		{"wirecodec", wirecodec.NewNegotiatedSerializer(testCodecs.WithoutConversion(), testScheme)},
+		{"reference", referenceCodecs(testCodecs.WithoutConversion())},
+		{"wirecodec", testCodecs.WithoutConversion()},
 	} {
 		b.Run(tc.name, func(b *testing.B) { benchmarkWatchAs(b, tc.codec, runtime.ContentTypeProtobuf, frame.Bytes()) })
 	}

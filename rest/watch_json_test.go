@@ -231,8 +231,8 @@ func TestWatchThroughWirecodecMatchesReference(t *testing.T) {
 		}
 		return out
 	}
-	want := events(testCodecs.WithoutConversion())
-	got := events(wirecodec.NewNegotiatedSerializer(testCodecs.WithoutConversion(), testScheme))
+	want := events(referenceCodecs(testCodecs.WithoutConversion()))
+	got := events(testCodecs.WithoutConversion())
 	if len(want) != 6 || !reflect.DeepEqual(got, want) {
 		t.Fatalf("got %d events %+v\nwant %d %+v", len(got), got, len(want), want)
 	}

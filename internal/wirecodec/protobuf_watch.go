@@ -31,19 +31,6 @@ func NewProtobufStreamSerializer(ref runtime.Serializer, typer runtime.ObjectTyp
 	return &ProtobufStreamSerializer{ref: ref, typer: typer}
 }
 
-// WrapProtobufStream replaces the decoder of a protobuf SerializerInfo's
-// stream serializer by a ProtobufStreamSerializer with scheme as typer.
-// Other infos are returned as they are.
-func WrapProtobufStream(info runtime.SerializerInfo, scheme *runtime.Scheme) runtime.SerializerInfo {
-	if info.MediaType != runtime.ContentTypeProtobuf || info.StreamSerializer == nil || info.StreamSerializer.Serializer == nil {
-		return info
-	}
-	stream := *info.StreamSerializer
-	stream.Serializer = NewProtobufStreamSerializer(stream.Serializer, scheme)
-	info.StreamSerializer = &stream
-	return info
-}
-
 // Encode encodes with the reference.
 func (s *ProtobufStreamSerializer) Encode(obj runtime.Object, w io.Writer) error {
 	return s.ref.Encode(obj, w)

@@ -17,9 +17,9 @@ func TestGeneratedDecodersSwitch(t *testing.T) {
 	ns := serializer.NewCodecFactory(testScheme).WithoutConversion()
 	for _, on := range []bool{true, false} {
 		restore := fastpath.GeneratedDecoders.Set(on)
-		got := NewNegotiatedSerializer(ns, testScheme)
+		got := NewNegotiatedSerializer(ns)
 		restore()
-		_, wrapped := got.(negotiatedSerializer)
+		_, wrapped := got.(*negotiatedSerializer)
 		if wrapped != on {
 			t.Errorf("switch on=%v: wrapped %v", on, wrapped)
 		}

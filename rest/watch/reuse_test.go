@@ -56,7 +56,7 @@ func TestReusedFrameStorage(t *testing.T) {
 				}
 			}
 			want := decodeAll(f.info.StreamSerializer.Serializer)
-			fast := wirecodec.WrapProtobufStream(f.info, scheme).StreamSerializer.Serializer
+			fast := wirecodec.NewProtobufStreamSerializer(f.info.StreamSerializer.Serializer, scheme)
 			got := decodeAll(fast)
 			if len(want) != len(events) || !reflect.DeepEqual(got, want) {
 				t.Fatalf("events differ:\n got %v\nwant %v", got, want)

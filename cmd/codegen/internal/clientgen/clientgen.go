@@ -194,13 +194,9 @@ func (c *%[1]sClient) RESTClient() %[2]s.Interface {
 }
 
 // negotiatedSerializer is the expression setConfigDefaults assigns: the
-// scheme's codecs as client-go's generated clients set them, wrapped, in
-// this module's own clientset, by internal/wirecodec's faster JSON decoding
-// (code generated for other modules cannot import it).
+// scheme's codecs as client-go's generated clients set them. The REST
+// client puts its fast decoders behind them (internal/wirecodec), for this
+// module's clientset and a user's alike.
 func (g *generator) negotiatedSerializer(f *gofile.File, rest, scheme string) string {
-	codecs := fmt.Sprintf("%[1]s.CodecFactoryForGeneratedClient(%[2]s.Scheme, %[2]s.Codecs).WithoutConversion()", rest, scheme)
-	if g.l.Module != g.l.RuntimePath {
-		return codecs
-	}
-	return fmt.Sprintf("%s.NewNegotiatedSerializer(%s, %s.Scheme)", f.Import(g.l.Runtime("internal/wirecodec")), codecs, scheme)
+	return fmt.Sprintf("%[1]s.CodecFactoryForGeneratedClient(%[2]s.Scheme, %[2]s.Codecs).WithoutConversion()", rest, scheme)
 }

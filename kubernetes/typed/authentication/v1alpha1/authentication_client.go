@@ -3,7 +3,6 @@
 package v1alpha1
 
 import (
-	wirecodec "github.com/kubeclient/client-go/internal/wirecodec"
 	scheme "github.com/kubeclient/client-go/kubernetes/scheme"
 	rest "github.com/kubeclient/client-go/rest"
 	authenticationv1alpha1 "k8s.io/api/authentication/v1alpha1"
@@ -69,7 +68,7 @@ func setConfigDefaults(config *rest.Config) {
 	groupVersion := authenticationv1alpha1.SchemeGroupVersion
 	config.GroupVersion = &groupVersion
 	config.APIPath = "/apis"
-	config.NegotiatedSerializer = wirecodec.NewNegotiatedSerializer(rest.CodecFactoryForGeneratedClient(scheme.Scheme, scheme.Codecs).WithoutConversion(), scheme.Scheme)
+	config.NegotiatedSerializer = rest.CodecFactoryForGeneratedClient(scheme.Scheme, scheme.Codecs).WithoutConversion()
 	if config.UserAgent == "" {
 		config.UserAgent = rest.DefaultKubernetesUserAgent()
 	}

@@ -3,7 +3,6 @@
 package v1
 
 import (
-	wirecodec "github.com/kubeclient/client-go/internal/wirecodec"
 	scheme "github.com/kubeclient/client-go/kubernetes/scheme"
 	rest "github.com/kubeclient/client-go/rest"
 	nodev1 "k8s.io/api/node/v1"
@@ -69,7 +68,7 @@ func setConfigDefaults(config *rest.Config) {
 	groupVersion := nodev1.SchemeGroupVersion
 	config.GroupVersion = &groupVersion
 	config.APIPath = "/apis"
-	config.NegotiatedSerializer = wirecodec.NewNegotiatedSerializer(rest.CodecFactoryForGeneratedClient(scheme.Scheme, scheme.Codecs).WithoutConversion(), scheme.Scheme)
+	config.NegotiatedSerializer = rest.CodecFactoryForGeneratedClient(scheme.Scheme, scheme.Codecs).WithoutConversion()
 	if config.UserAgent == "" {
 		config.UserAgent = rest.DefaultKubernetesUserAgent()
 	}

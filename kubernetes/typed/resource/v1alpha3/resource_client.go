@@ -3,7 +3,6 @@
 package v1alpha3
 
 import (
-	wirecodec "github.com/kubeclient/client-go/internal/wirecodec"
 	scheme "github.com/kubeclient/client-go/kubernetes/scheme"
 	rest "github.com/kubeclient/client-go/rest"
 	resourcev1alpha3 "k8s.io/api/resource/v1alpha3"
@@ -75,7 +74,7 @@ func setConfigDefaults(config *rest.Config) {
 	groupVersion := resourcev1alpha3.SchemeGroupVersion
 	config.GroupVersion = &groupVersion
 	config.APIPath = "/apis"
-	config.NegotiatedSerializer = wirecodec.NewNegotiatedSerializer(rest.CodecFactoryForGeneratedClient(scheme.Scheme, scheme.Codecs).WithoutConversion(), scheme.Scheme)
+	config.NegotiatedSerializer = rest.CodecFactoryForGeneratedClient(scheme.Scheme, scheme.Codecs).WithoutConversion()
 	if config.UserAgent == "" {
 		config.UserAgent = rest.DefaultKubernetesUserAgent()
 	}

@@ -3,7 +3,6 @@
 package v1beta1
 
 import (
-	wirecodec "github.com/kubeclient/client-go/internal/wirecodec"
 	scheme "github.com/kubeclient/client-go/kubernetes/scheme"
 	rest "github.com/kubeclient/client-go/rest"
 	schedulingv1beta1 "k8s.io/api/scheduling/v1beta1"
@@ -81,7 +80,7 @@ func setConfigDefaults(config *rest.Config) {
 	groupVersion := schedulingv1beta1.SchemeGroupVersion
 	config.GroupVersion = &groupVersion
 	config.APIPath = "/apis"
-	config.NegotiatedSerializer = wirecodec.NewNegotiatedSerializer(rest.CodecFactoryForGeneratedClient(scheme.Scheme, scheme.Codecs).WithoutConversion(), scheme.Scheme)
+	config.NegotiatedSerializer = rest.CodecFactoryForGeneratedClient(scheme.Scheme, scheme.Codecs).WithoutConversion()
 	if config.UserAgent == "" {
 		config.UserAgent = rest.DefaultKubernetesUserAgent()
 	}
