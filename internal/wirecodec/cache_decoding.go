@@ -81,8 +81,8 @@ type CacheDecoder interface {
 
 // ForContext returns d, or for a request whose context is marked by
 // WithCacheDecoding, d's variant that decodes sharing as the mark says:
-// for a protobuf decoder of this package (bare or as the REST client
-// wraps it) and a CacheDecoder. It reports a sharing decoder to the
+// for a decoder of this package (bare, as the REST client wraps it, or
+// inside a wrapper foreign_wrappers.go knows) and a CacheDecoder. It reports a sharing decoder to the
 // context's SharedDecodes.
 func ForContext(ctx context.Context, d runtime.Decoder) runtime.Decoder {
 	share := CacheDecoding(ctx)
@@ -113,6 +113,11 @@ func forCache(d runtime.Decoder, share *intern.DecodeSharing) runtime.Decoder {
 		}
 	case CacheDecoder:
 		return x.ForCache(share)
+	}
+	if inner, rewrap := unwrapForeign(d); inner != nil {
+		if shared := forCache(inner, share); shared != nil {
+			return rewrap(shared)
+		}
 	}
 	return nil
 }
