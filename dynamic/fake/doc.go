@@ -7,9 +7,9 @@
 // List applies the label selector; field selectors are ignored. A watch
 // with list options starts with the objects written after the
 // resourceVersion it names. Reactors added with the embedded testing.Fake
-// can intercept any verb, and replacing the reaction chains with
-// testing.ObjectReaction over testing.NewServerLikeObjectTracker opts in to
-// API-server semantics.
+// can intercept any verb. NewServerLikeDynamicClient (an addition to
+// client-go) answers like a small API server instead, with field
+// management; see its documentation.
 //
 // Layer 4 (object clients) of kubeclient; see the README's Layers section.
 package fake
