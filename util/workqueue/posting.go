@@ -3,6 +3,7 @@ package workqueue
 import (
 	"runtime"
 
+	"github.com/kubeclient/client-go/util/workqueue/internal/inbox"
 	"github.com/kubeclient/client-go/util/workqueue/internal/ledger"
 )
 
@@ -22,6 +23,15 @@ import (
 // take it itself until either happens (post). So a posted operation is
 // applied before the poster's next call that takes the lock, and no
 // posted operation is left behind when the lock goes idle.
+//
+// A queue with metrics posts too, but its poster returns only once its
+// operation has been applied (awaitApplied): each operation then updates
+// the metrics under the lock, between its call and its return, as
+// client-go's does, so a caller that reads a metric after Add or Done
+// returned sees the update, and timestamps (when an item was added, when
+// its work finished) fall within the call. The poster still leaves the
+// work to the goroutine running the queue instead of taking the lock
+// itself.
 //
 // Under contention this turns a goroutine that would wait for the lock
 // (and, with more goroutines than processors, be descheduled and woken)
@@ -85,7 +95,7 @@ func (q *Typed[T]) unlock() {
 }
 
 // apply performs op: under q.mu if it is free, else by posting it, else
-// (when the inbox is full or the queue reports metrics) waiting for q.mu.
+// (when the inbox is full or was never set up) waiting for q.mu.
 func (q *Typed[T]) apply(op postedOp[T]) {
 	if !q.tryLock() {
 		if q.post(op) {
@@ -99,9 +109,16 @@ func (q *Typed[T]) apply(op postedOp[T]) {
 
 // post leaves op for the holder of q.mu, or applies it itself if it takes
 // q.mu; it reports false, having done nothing, when op cannot be posted.
+// On a queue with metrics it returns only once op has been applied
+// (awaitApplied).
 func (q *Typed[T]) post(op postedOp[T]) bool {
-	if !q.posted.Post(op) {
+	ticket, ok := q.posted.Post(op)
+	if !ok {
 		return false
+	}
+	if q.metrics != nil {
+		q.awaitApplied(ticket)
+		return true
 	}
 	for {
 		if q.held.Load() {
@@ -115,6 +132,26 @@ func (q *Typed[T]) post(op postedOp[T]) bool {
 	}
 }
 
+// awaitApplied returns once the operation posted with ticket has been
+// applied, by the holder of q.mu or by the caller itself when q.mu comes
+// free. It yields as queueLock does before blocking on q.mu.
+func (q *Typed[T]) awaitApplied(ticket inbox.Ticket) {
+	for range lockYields {
+		if q.posted.Settled(ticket) {
+			return
+		}
+		if q.tryLock() { // applies op with the rest
+			q.unlock()
+			return
+		}
+		runtime.Gosched()
+	}
+	if !q.posted.Settled(ticket) {
+		q.lock() // applies op, if no holder has yet
+		q.unlock()
+	}
+}
+
 // applyPosted applies the posted operations in the order they were posted.
 // q.mu must be held.
 func (q *Typed[T]) applyPosted() {
@@ -124,6 +161,7 @@ func (q *Typed[T]) applyPosted() {
 			return
 		}
 		q.applyOne(op)
+		q.posted.Settle()
 	}
 }
 

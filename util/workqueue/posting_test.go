@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	testingclock "k8s.io/utils/clock/testing"
+
 	"github.com/kubeclient/client-go/internal/fastpath"
 	"github.com/kubeclient/client-go/util/workqueue/internal/inbox"
 )
@@ -123,14 +125,121 @@ func TestTypedPostedAddWakesParkedGet(t *testing.T) {
 	}
 }
 
-// TestTypedWithMetricsDoesNotPost: a queue that reports metrics applies
-// every Add under its lock, so that the metrics' timestamps are taken when
-// the call is made.
-func TestTypedWithMetricsDoesNotPost(t *testing.T) {
-	q := NewTypedWithConfig(TypedQueueConfig[string]{Name: "posting", MetricsProvider: newRecordingProvider()})
-	defer q.ShutDown()
-	if q.posted.Post(postedOp[string]{item: "a"}) {
-		t.Fatal("a queue with metrics accepted a posted operation")
+// TestTypedWithMetricsPostsAndReturnsOnceApplied: on a queue with
+// metrics, an Add or Done that finds the lock held posts its operation
+// but returns only once the holder has applied it, so the metrics are
+// updated before the call returns and its timestamps are those of the
+// application, within the call, as on client-go (where the call waits
+// for the lock and then updates them). The clock moves while the
+// operation waits: a timestamp taken when the call was made would be a
+// second early.
+func TestTypedWithMetricsPostsAndReturnsOnceApplied(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		setup func(q *Typed[string])
+		op    func(q *Typed[string])
+		check func(t *testing.T, p *recordingProvider)
+	}{
+		{
+			name:  "Add",
+			setup: func(q *Typed[string]) {},
+			op:    func(q *Typed[string]) { q.Add("a") },
+			check: func(t *testing.T, p *recordingProvider) {
+				if adds, depth := p.value("q/adds"), p.value("q/depth"); adds != 1 || depth != 1 {
+					t.Fatalf("after Add returned: adds = %v, depth = %v, want 1, 1", adds, depth)
+				}
+			},
+		},
+		{
+			name: "Done",
+			setup: func(q *Typed[string]) {
+				q.Add("a")
+				q.Get()
+			},
+			op: func(q *Typed[string]) { q.Done("a") },
+			check: func(t *testing.T, p *recordingProvider) {
+				if got := p.observed("q/work"); !slices.Equal(got, []float64{1}) {
+					t.Fatalf("after Done returned: work durations = %v, want [1]", got)
+				}
+			},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := newRecordingProvider()
+			c := testingclock.NewFakeClock(epoch)
+			restore := fastpath.WorkqueueInbox.Set(true)
+			q := NewTypedWithConfig(TypedQueueConfig[string]{Name: "q", MetricsProvider: p, Clock: c})
+			restore()
+			defer q.ShutDown()
+			tc.setup(q)
+
+			q.lock()
+			returned := start(func() { tc.op(q) })
+			deadline := time.Now().Add(10 * time.Second)
+			for !q.posted.Pending() {
+				if time.Now().After(deadline) {
+					q.unlock()
+					t.Fatalf("%s did not post while the queue's lock was held", tc.name)
+				}
+				runtimeYield()
+			}
+			select {
+			case <-returned:
+				q.unlock()
+				t.Fatalf("%s returned before its posted operation was applied", tc.name)
+			default:
+			}
+			c.Step(time.Second)
+			q.unlock()
+			awaitDone(t, returned, tc.name+" did not return once the lock was released")
+			tc.check(t, p)
+		})
+	}
+}
+
+// TestTypedWithMetricsUnderContention: producers and workers on a queue
+// with metrics, posting as they contend; when they are through, the
+// counters agree with what was done, whoever applied each operation.
+func TestTypedWithMetricsUnderContention(t *testing.T) {
+	const producers, workers, perProducer = 4, 4, 2000
+	p := newRecordingProvider()
+	restore := fastpath.WorkqueueInbox.Set(true)
+	q := NewTypedWithConfig(TypedQueueConfig[string]{Name: "q", MetricsProvider: p})
+	restore()
+	var processed atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for {
+				item, shutdown := q.Get()
+				if shutdown {
+					return
+				}
+				processed.Add(1)
+				q.Done(item)
+			}
+		})
+	}
+	var adders sync.WaitGroup
+	for w := range producers {
+		adders.Go(func() {
+			for i := range perProducer {
+				q.Add(fmt.Sprint(w, "-", i))
+			}
+		})
+	}
+	adders.Wait()
+	q.ShutDownWithDrain()
+	wg.Wait()
+	const total = producers * perProducer
+	if got := processed.Load(); got != total {
+		t.Fatalf("processed %d items, want %d", got, total)
+	}
+	if adds, depth := p.value("q/adds"), p.value("q/depth"); adds != total || depth != 0 {
+		t.Fatalf("adds = %v, depth = %v, want %d, 0", adds, depth, total)
+	}
+	if lat, work := len(p.observed("q/latency")), len(p.observed("q/work")); lat != total || work != total {
+		t.Fatalf("%d latency and %d work observations, want %d each", lat, work, total)
 	}
 }
 

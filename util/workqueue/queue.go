@@ -7,10 +7,11 @@ package workqueue
 // held), the counters and the shutdown flags. Item hashes are computed
 // before mu is taken, to keep the critical sections short.
 //
-// An Add or Done that finds mu held does not wait for it when the queue
-// reports no metrics and the fastpath.WorkqueueInbox switch was on when
-// the queue was made: it posts its operation to Typed.posted and returns,
-// and a holder of mu applies it (see posting.go). Every holder applies
+// An Add or Done that finds mu held does not take it when the
+// fastpath.WorkqueueInbox switch was on when the queue was made: it posts
+// its operation to Typed.posted, and a holder of mu applies it (see
+// posting.go); the poster returns at once, or, on a queue that reports
+// metrics, once its operation has been applied. Every holder applies
 // what was posted as soon as it takes mu, before its own operation, so
 // any call that takes the lock sees every Add and Done that returned
 // before it, in order. Get parks on Typed.cond, whose Locker is that
@@ -136,11 +137,10 @@ func newTyped[T comparable](c clock.WithTicker, custom Queue[T], metrics *queueM
 	if metrics != nil {
 		ticker := c.NewTicker(period)
 		q.loops.Go(func() { q.publishMetrics(ticker) })
-	} else if fastpath.WorkqueueInbox.On() {
-		// With metrics, posted operations would take their timestamps
-		// late. With the switch off, every Add and Done waits for the
-		// lock, as client-go's do: an inbox never initialized takes no
-		// post.
+	}
+	if fastpath.WorkqueueInbox.On() {
+		// With the switch off, every Add and Done waits for the lock, as
+		// client-go's do: an inbox never initialized takes no post.
 		q.posted.Init(postedSlots)
 	}
 	return q

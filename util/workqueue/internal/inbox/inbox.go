@@ -30,9 +30,12 @@ type Inbox[E any] struct {
 	slots []slot[E]
 	mask  uint64
 	head  atomic.Uint64 // the next position to take; written only by the taker
-	_     cacheLinePad
-	tail  atomic.Uint64 // the next position to claim
-	_     cacheLinePad
+	// settled is the position below which every element has been taken
+	// and handled; written only by the taker (Settle).
+	settled atomic.Uint64
+	_       cacheLinePad
+	tail    atomic.Uint64 // the next position to claim
+	_       cacheLinePad
 }
 
 // cacheLinePad keeps the fields around it on separate cache lines.
@@ -55,12 +58,15 @@ func (b *Inbox[E]) Init(size int) {
 	}
 }
 
-// Post appends e and reports true, or reports false when the inbox is full
-// (an inbox never initialized is always full).
+// Ticket is the position of a posted element, for Settled.
+type Ticket uint64
+
+// Post appends e and reports true with e's ticket, or reports false when
+// the inbox is full (an inbox never initialized is always full).
 // It is safe for concurrent use, with other Posts and with Take.
-func (b *Inbox[E]) Post(e E) bool {
+func (b *Inbox[E]) Post(e E) (Ticket, bool) {
 	if len(b.slots) == 0 {
-		return false
+		return 0, false
 	}
 	for {
 		pos := b.tail.Load()
@@ -73,10 +79,10 @@ func (b *Inbox[E]) Post(e E) bool {
 				}
 				s.elem = e
 				s.seq.Store(pos + 1)
-				return true
+				return Ticket(pos), true
 			}
 		case seq < pos:
-			return false // the slot still holds the element of the last lap
+			return 0, false // the slot still holds the element of the last lap
 		}
 		// Another poster claimed pos first; try the next position.
 	}
@@ -109,6 +115,18 @@ func (b *Inbox[E]) Take() (e E, ok bool) {
 	s.seq.Store(pos + uint64(len(b.slots)))
 	b.head.Store(pos + 1)
 	return e, true
+}
+
+// Settle records that the element last taken has been handled. Only the
+// taker calls it, after Take and whatever it does with the element.
+func (b *Inbox[E]) Settle() {
+	b.settled.Store(b.head.Load())
+}
+
+// Settled reports whether the element posted with ticket t has been taken
+// and handled (Settle). It is safe for concurrent use.
+func (b *Inbox[E]) Settled(t Ticket) bool {
+	return b.settled.Load() > uint64(t)
 }
 
 // Pending reports whether Take would return an element: whether a Post

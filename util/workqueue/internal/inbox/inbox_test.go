@@ -16,12 +16,12 @@ func TestInboxOrderAndCapacity(t *testing.T) {
 	next, want := 0, 0
 	for lap := range 5 {
 		for range 4 {
-			if !b.Post(next) {
+			if _, ok := b.Post(next); !ok {
 				t.Fatalf("lap %d: Post(%d) refused with room left", lap, next)
 			}
 			next++
 		}
-		if b.Post(-1) {
+		if _, ok := b.Post(-1); ok {
 			t.Fatalf("lap %d: Post accepted a fifth element into 4 slots", lap)
 		}
 		for range 4 {
@@ -58,10 +58,11 @@ func TestInboxTakeDropsReference(t *testing.T) {
 }
 
 // TestInboxUninitialized: an inbox never initialized refuses posts and
-// has nothing to take (a work queue with metrics never posts).
+// has nothing to take (a work queue made with the inbox switch off
+// never posts).
 func TestInboxUninitialized(t *testing.T) {
 	var b Inbox[string]
-	if b.Post("a") || b.Pending() {
+	if _, ok := b.Post("a"); ok || b.Pending() {
 		t.Fatal("uninitialized inbox accepted a post or reported one pending")
 	}
 	if _, ok := b.Take(); ok {
@@ -97,7 +98,7 @@ func TestInboxConcurrentPosters(t *testing.T) {
 	for p := range posters {
 		wg.Go(func() {
 			for i := 0; i < each; {
-				if b.Post(elem{p, i}) {
+				if _, ok := b.Post(elem{p, i}); ok {
 					i++
 				}
 				if mu.TryLock() {
@@ -142,7 +143,7 @@ func TestInboxTakeWaitsForAClaimedSlot(t *testing.T) {
 		b.Post("first")
 	}()
 	<-claimed
-	if !b.Post("second") {
+	if _, ok := b.Post("second"); !ok {
 		t.Fatal("Post refused with room left")
 	}
 	if !b.Pending() {
@@ -160,5 +161,33 @@ func TestInboxTakeWaitsForAClaimedSlot(t *testing.T) {
 	<-firstDone
 	if want := []string{"first", "second"}; !slices.Equal(got, want) {
 		t.Fatalf("took %q, want %q", got, want)
+	}
+}
+
+// TestInboxSettled: a ticket is settled only once its element, and every
+// element posted before it, has been taken and Settle called after it.
+func TestInboxSettled(t *testing.T) {
+	var b Inbox[string]
+	b.Init(4)
+	first, _ := b.Post("first")
+	second, _ := b.Post("second")
+	for _, step := range []struct {
+		name                  string
+		do                    func()
+		wantFirst, wantSecond bool
+	}{
+		{"posted", func() {}, false, false},
+		{"first taken", func() { b.Take() }, false, false},
+		{"first settled", b.Settle, true, false},
+		{"second taken", func() { b.Take() }, true, false},
+		{"second settled", b.Settle, true, true},
+	} {
+		step.do()
+		if got := b.Settled(first); got != step.wantFirst {
+			t.Fatalf("%s: Settled(first) = %v, want %v", step.name, got, step.wantFirst)
+		}
+		if got := b.Settled(second); got != step.wantSecond {
+			t.Fatalf("%s: Settled(second) = %v, want %v", step.name, got, step.wantSecond)
+		}
 	}
 }
