@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -15,6 +16,8 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
+
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 
 	v1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -32,6 +35,18 @@ import (
 // and recording ListerWatchers and stores, the queue helpers and the
 // in-memory API server. A helper used by one test file stays in it.
 
+// TestMain drops apimachinery's error backoff (the second of
+// utilruntime.ErrorHandlers), which sleeps after an error for as long as
+// the time since the previous one is negative: in a synctest bubble
+// time.Now is the bubble's clock, years before the real time an earlier
+// test's error was stamped with, and the backoff would sleep that long.
+func TestMain(m *testing.M) {
+	utilruntime.ErrorHandlers = utilruntime.ErrorHandlers[:1]
+	os.Exit(m.Run())
+}
+
+// pod returns a pod with the given namespace, name, resource version and
+// labels.
 func pod(ns, name, rv string, labels map[string]string) *v1.Pod {
 	return &v1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name, ResourceVersion: rv, Labels: labels}}
 }
