@@ -12,7 +12,10 @@
 #   (k8s.io/kubectl v0.37.2), controller-runtime (sigs.k8s.io/controller-runtime
 #   v0.25.3, whose envtest runs our kube-apiserver and etcd).
 # Environment:
-#   DROPIN_FULL=1    every package set of the issue instead of the CI subset
+#   DROPIN_FULL=1    every project's whole ./pkg/... (cli-runtime, kubectl,
+#                    controller-runtime) instead of the CI subset
+#   DROPIN_PKGS="PATTERNS"  these packages instead (e.g. ./pkg/cmd/wait/...),
+#                    for the projects named on the command line
 #   DROPIN_WORK=DIR  scratch directory (default: a new temporary one, removed
 #                    at the end unless DROPIN_KEEP=1)
 #   DROPIN_P=N       go test -p (default 1: the machine is shared)
@@ -48,10 +51,10 @@ ci_pkgs[cli-runtime]="./pkg/..."
 full_pkgs[cli-runtime]="./pkg/..."
 module[kubectl]=k8s.io/kubectl@v0.37.2
 ci_pkgs[kubectl]="./pkg/cmd/get/..."
-full_pkgs[kubectl]="./pkg/cmd/get/... ./pkg/cmd/apply/... ./pkg/cmd/create/... ./pkg/cmd/delete/... ./pkg/cmd/rollout/... ./pkg/cmd/scale/... ./pkg/cmd/logs/... ./pkg/polymorphichelpers/... ./pkg/describe/... ./pkg/drain/..."
+full_pkgs[kubectl]="./pkg/..."
 module[controller-runtime]=sigs.k8s.io/controller-runtime@v0.25.3
 ci_pkgs[controller-runtime]="./pkg/client/fake/..."
-full_pkgs[controller-runtime]="./pkg/client/... ./pkg/cache/..."
+full_pkgs[controller-runtime]="./pkg/..."
 
 projects=("$@")
 if [ "${#projects[@]}" -eq 0 ]; then
@@ -65,10 +68,13 @@ for p in "${projects[@]}"; do
 done
 
 log() { echo "test-dropin: $*" >&2; }
+progress_prefix="test-dropin: "
+# shellcheck source=hack/lib/progress.sh
+. "$root/hack/lib/progress.sh"
 
 dropin="$work/dropin"
-log "writing the drop-in to $dropin"
-go run ./cmd/dropin -o "$dropin" >/dev/null
+log "writing the drop-in (cmd/dropin) to $dropin"
+progress_run "compiling and running cmd/dropin" "$work/dropin.log" go run ./cmd/dropin -o "$dropin"
 
 # run_tests DIR RESULTS PKGS...: runs the packages' tests in the module copy
 # DIR, writing `go test -json` output and Ginkgo reports to RESULTS.
@@ -103,19 +109,24 @@ run_tests() {
 
 status=0
 summary=()
+n=0
 for p in "${projects[@]}"; do
+  n=$((n + 1))
   mod="${module[$p]}"
   pkgs="${ci_pkgs[$p]}"
   if [ "$full" = 1 ]; then
     pkgs="${full_pkgs[$p]}"
+  fi
+  if [ -n "${DROPIN_PKGS:-}" ]; then
+    pkgs="$DROPIN_PKGS"
   fi
   src="$(go mod download -json "$mod" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')"
   if [ -z "$src" ] || [ ! -f "$src/go.mod" ]; then
     echo "cannot download $mod" >&2
     exit 1
   fi
-  # Only the full set runs envtest suites (pkg/client, pkg/cache); the CI
-  # subset (pkg/client/fake) needs no API server.
+  # Only the full set runs envtest suites (pkg/client, pkg/cache and more);
+  # the CI subset (pkg/client/fake) needs no API server.
   if [ "$p" = controller-runtime ] && [ "$full" = 1 ] && [ -z "${KUBEBUILDER_ASSETS:-}" ]; then
     KUBEBUILDER_ASSETS="$("$root/test/integration/controlplane/build.sh")"
     export KUBEBUILDER_ASSETS
@@ -134,11 +145,10 @@ for p in "${projects[@]}"; do
     if [ "$side" = dropin ]; then
       (cd "$copy" && go mod edit -replace "k8s.io/client-go=$dropin")
     fi
-    start=$SECONDS
-    log "$p against $side: go test $pkgs"
+    log "[$n/${#projects[@]}] $p ($mod) against $side ($([ "$side" = dropin ] && echo "the drop-in, $dropin" || echo "k8s.io/client-go v0.37.2")): go test $pkgs"
     # shellcheck disable=SC2086 # pkgs is a list of patterns
-    run_tests "$copy" "$work/results/$p-$side" $pkgs
-    log "$p against $side: $((SECONDS - start))s"
+    progress_run "$p against $side (compiling and testing)" "$work/results/$p-$side.log" \
+      run_tests "$copy" "$work/results/$p-$side" $pkgs
   done
   if ! out="$(go run ./cmd/dropin/compare -name "$p" "$work/results/$p-client-go" "$work/results/$p-dropin")"; then
     status=1
@@ -147,6 +157,8 @@ for p in "${projects[@]}"; do
   summary+=("$(echo "$out" | grep -E ' (go tests|ginkgo specs): ' || true)")
 done
 echo
-echo "drop-in conformance summary ($([ "$full" = 1 ] && echo full || echo CI subset)):"
+scope="CI subset"
+if [ -n "${DROPIN_PKGS:-}" ]; then scope="DROPIN_PKGS=$DROPIN_PKGS"; elif [ "$full" = 1 ]; then scope=full; fi
+echo "drop-in conformance summary ($scope):"
 printf '%s\n' "${summary[@]}"
 exit "$status"
