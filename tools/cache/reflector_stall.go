@@ -64,13 +64,9 @@ func SetWatchStallTimeout(timeout time.Duration) (previous time.Duration) {
 }
 
 // stallClockFor returns the clock the stall detection of a reflector
-// running on c uses, nil for none. A variable so that tests of the
-// detection itself can run it on a fake clock.
-var stallClockFor = realClockOrNil
-
-// realClockOrNil returns the real clock when c is the real clock, and nil
-// for any other.
-func realClockOrNil(c clock.Clock) clock.Clock {
+// running on c uses: the real clock when c is the real clock, and nil (no
+// detection) for any other.
+func stallClockFor(c clock.Clock) clock.Clock {
 	switch c.(type) {
 	case clock.RealClock, *clock.RealClock:
 		return clock.RealClock{}

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
@@ -19,7 +20,6 @@ import (
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
-	"k8s.io/utils/clock"
 	testingclock "k8s.io/utils/clock/testing"
 )
 
@@ -98,15 +98,6 @@ func (h *podHistory) Watch(opts metav1.ListOptions) (watch.Interface, error) {
 	return &networkStream{Interface: w}, nil
 }
 
-// stallDetectionOnFakeClocks lets the reflectors a test builds detect
-// stalls on the fake clock the test gives them, as they do on the real
-// clock only; the test must not run in parallel.
-func stallDetectionOnFakeClocks(t *testing.T) {
-	prev := stallClockFor
-	stallClockFor = func(c clock.Clock) clock.Clock { return c }
-	t.Cleanup(func() { stallClockFor = prev })
-}
-
 func (h *podHistory) counts() (lists, watches int) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -119,48 +110,49 @@ func (h *podHistory) counts() (lists, watches int) {
 // informer must see the write once the timeout has passed, and not by a
 // relist but by resuming the watch where it left off.
 func TestInformerSeesWriteMadeDuringWatchStall(t *testing.T) {
-	stallDetectionOnFakeClocks(t)
-	clk := testingclock.NewFakeClock(time.Now())
-	server := &podHistory{}
-	server.write(watch.Added, "a")
-	server.silentWatches = 1
+	synctest.Test(t, func(t *testing.T) {
+		server := &podHistory{}
+		server.write(watch.Added, "a")
+		server.silentWatches = 1
 
-	inf := NewSharedIndexInformer(server, &v1.Pod{}, 0, Indexers{})
-	inf.(*sharedIndexInformer).clock = clk
-	seen := make(chan string, 10)
-	_, _ = inf.AddEventHandler(ResourceEventHandlerFuncs{AddFunc: func(obj interface{}) { seen <- obj.(*v1.Pod).Name }})
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go inf.RunWithContext(ctx)
-	if got := <-seen; got != "a" {
-		t.Fatalf("first add = %s", got)
-	}
-	waitUntil(t, "the silent watch", func() bool { _, w := server.counts(); return w == 1 && clk.HasWaiters() })
-
-	clk.Step(time.Minute)
-	server.write(watch.Added, "b") // the stalled stream does not deliver it
-	// Just before the bound nothing may have happened: the stall timer is
-	// the only thing that can end the silent watch, and it has not fired.
-	clk.Step(defaultWatchStallTimeout - time.Minute - time.Millisecond)
-	if _, w := server.counts(); w != 1 {
-		t.Fatalf("watch reopened before the stall timeout: %d watches", w)
-	}
-	clk.Step(time.Millisecond)
-	select {
-	case got := <-seen:
-		if got != "b" {
-			t.Fatalf("add after the stall = %s, want b", got)
+		inf := NewSharedIndexInformer(server, &v1.Pod{}, 0, Indexers{})
+		seen := make(chan string, 10)
+		_, _ = inf.AddEventHandler(ResourceEventHandlerFuncs{AddFunc: func(obj interface{}) { seen <- obj.(*v1.Pod).Name }})
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() { defer close(done); inf.RunWithContext(ctx) }()
+		defer func() { cancel(); <-done }()
+		if got := <-seen; got != "a" {
+			t.Fatalf("first add = %s", got)
 		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("the write made during the stall never reached the informer")
-	}
-	lists, _ := server.counts()
-	server.mu.Lock()
-	from := append([]string(nil), server.watchedFrom...)
-	server.mu.Unlock()
-	if lists != 1 || len(from) != 2 || from[1] != "1" {
-		t.Errorf("lists=%d watches from %v; want one list and a watch resumed from 1", lists, from)
-	}
+		settled(t, "the silent watch is open", func() bool { _, w := server.counts(); return w == 1 })
+		watchedAt := time.Now()
+
+		time.Sleep(time.Minute)
+		server.write(watch.Added, "b") // the stalled stream does not deliver it
+		// Just before the bound nothing may have happened: the stall timer is
+		// the only thing that can end the silent watch, and it has not fired.
+		time.Sleep(defaultWatchStallTimeout - time.Minute - time.Millisecond)
+		settled(t, "the silent watch is still the only one", func() bool { _, w := server.counts(); return w == 1 })
+		select {
+		case got := <-seen:
+			if got != "b" {
+				t.Fatalf("add after the stall = %s, want b", got)
+			}
+			if d := time.Since(watchedAt); d != defaultWatchStallTimeout {
+				t.Errorf("the write arrived %v after the watch opened, want the stall timeout %v", d, defaultWatchStallTimeout)
+			}
+		case <-time.After(time.Hour):
+			t.Fatal("the write made during the stall never reached the informer")
+		}
+		lists, _ := server.counts()
+		server.mu.Lock()
+		from := append([]string(nil), server.watchedFrom...)
+		server.mu.Unlock()
+		if lists != 1 || len(from) != 2 || from[1] != "1" {
+			t.Errorf("lists=%d watches from %v; want one list and a watch resumed from 1", lists, from)
+		}
+	})
 }
 
 // TestReflectorStallDetection checks the bound, the counter and the switch
@@ -178,58 +170,56 @@ func TestReflectorStallDetection(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			clk := testingclock.NewFakeClock(time.Now())
-			first := watch.NewFakeWithChanSize(1, false)
-			lw := &scriptedLW{noWatchList: true,
-				list: func(int, metav1.ListOptions) (runtime.Object, error) {
-					return podList("10", "", pod("ns", "a", "10", nil)), nil
-				},
-				watch: func(call int, _ metav1.ListOptions) (watch.Interface, error) {
-					if call == 1 {
-						return &networkStream{Interface: first}, nil
-					}
-					return &networkStream{Interface: watch.NewFake()}, nil
-				},
-			}
-			r := NewReflectorWithOptions(lw, &v1.Pod{}, NewStore(MetaNamespaceKeyFunc), ReflectorOptions{Clock: clk})
-			r.stallTimeout = tc.stallTimeout
-			r.stallClock = clk
-			ctx, cancel := context.WithCancel(context.Background())
-			done := make(chan struct{})
-			go func() { defer close(done); r.RunWithContext(ctx) }()
-			defer func() { cancel(); <-done }()
-			watches := func() int { _, w := lw.recorded(); return len(w) }
-			waitUntil(t, "the first watch", func() bool { return watches() == 1 })
-			if tc.stallTimeout == 0 {
-				if clk.HasWaiters() {
-					t.Fatal("a timer runs although detection is off")
+			synctest.Test(t, func(t *testing.T) {
+				first := watch.NewFakeWithChanSize(1, false)
+				lw := &scriptedLW{noWatchList: true,
+					list: func(int, metav1.ListOptions) (runtime.Object, error) {
+						return podList("10", "", pod("ns", "a", "10", nil)), nil
+					},
+					watch: func(call int, _ metav1.ListOptions) (watch.Interface, error) {
+						if call == 1 {
+							return &networkStream{Interface: first}, nil
+						}
+						return &networkStream{Interface: watch.NewFake()}, nil
+					},
 				}
-				return
-			}
-			waitUntil(t, "the stall timer", clk.HasWaiters)
-			var elapsed time.Duration
-			if tc.bookmarkAt > 0 {
-				clk.Step(tc.bookmarkAt)
-				elapsed = tc.bookmarkAt
-				first.Action(watch.Bookmark, pod("", "", "11", nil))
-				waitUntil(t, "the bookmark", func() bool { return r.LastSyncResourceVersion() == "11" })
-			}
-			clk.Step(tc.wantRestart - elapsed - time.Millisecond)
-			if n := watches(); n != 1 {
-				t.Fatalf("watch reopened before %v (%d watches)", tc.wantRestart, n)
-			}
-			clk.Step(time.Millisecond)
-			waitUntil(t, "the resumed watch", func() bool { return watches() == 2 })
-			if !first.IsStopped() {
-				t.Error("the stalled watch was not stopped")
-			}
-			if n := r.health.stalledWatches.Load(); n != 1 {
-				t.Errorf("stalled watches = %d, want 1", n)
-			}
-			lists, ws := lw.recorded()
-			if want := r.LastSyncResourceVersion(); len(lists) != 1 || ws[1].ResourceVersion != want {
-				t.Errorf("%d lists, resumed from %q; want 1 list and a watch from %q", len(lists), ws[1].ResourceVersion, want)
-			}
+				// The bubble's clock is the reflector's real clock, on which
+				// stall detection runs.
+				r := NewReflectorWithOptions(lw, &v1.Pod{}, NewStore(MetaNamespaceKeyFunc), ReflectorOptions{})
+				r.stallTimeout = tc.stallTimeout
+				ctx, cancel := context.WithCancel(context.Background())
+				done := make(chan struct{})
+				go func() { defer close(done); r.RunWithContext(ctx) }()
+				defer func() { cancel(); <-done }()
+				watches := func() int { _, w := lw.recorded(); return len(w) }
+				settled(t, "the first watch", func() bool { return watches() == 1 })
+				if tc.stallTimeout == 0 {
+					time.Sleep(time.Hour)
+					settled(t, "the silent watch kept for an hour", func() bool { return watches() == 1 })
+					return
+				}
+				var elapsed time.Duration
+				if tc.bookmarkAt > 0 {
+					time.Sleep(tc.bookmarkAt)
+					elapsed = tc.bookmarkAt
+					first.Action(watch.Bookmark, pod("", "", "11", nil))
+					settled(t, "the bookmark", func() bool { return r.LastSyncResourceVersion() == "11" })
+				}
+				time.Sleep(tc.wantRestart - elapsed - time.Millisecond)
+				settled(t, "no watch reopened before "+tc.wantRestart.String(), func() bool { return watches() == 1 })
+				time.Sleep(time.Millisecond)
+				settled(t, "the resumed watch", func() bool { return watches() == 2 })
+				if !first.IsStopped() {
+					t.Error("the stalled watch was not stopped")
+				}
+				if n := r.health.stalledWatches.Load(); n != 1 {
+					t.Errorf("stalled watches = %d, want 1", n)
+				}
+				lists, ws := lw.recorded()
+				if want := r.LastSyncResourceVersion(); len(lists) != 1 || ws[1].ResourceVersion != want {
+					t.Errorf("%d lists, resumed from %q; want 1 list and a watch from %q", len(lists), ws[1].ResourceVersion, want)
+				}
+			})
 		})
 	}
 }
@@ -261,38 +251,40 @@ func streamCutStatus() runtime.Object {
 // counts the cut and resumes watching from the last resource version it
 // reached, without a relist, as client-go's does.
 func TestReflectorResumesAfterStreamCutInsideEvent(t *testing.T) {
-	lw := &scriptedLW{noWatchList: true}
-	lw.list = func(call int, _ metav1.ListOptions) (runtime.Object, error) {
-		return podList("10", "", pod("ns", "a", "10", nil)), nil
-	}
-	lw.watch = func(call int, _ metav1.ListOptions) (watch.Interface, error) {
-		w := watch.NewFakeWithChanSize(2, false)
-		switch call {
-		case 1:
-			w.Modify(pod("ns", "a", "11", nil))
-			w.Stop() // the channel closes after the event
-			return &networkStream{Interface: w, cut: errors.New("watch stream cut in the middle of an event")}, nil
-		case 2:
-			w.Add(pod("ns", "b", "12", nil))
+	synctest.Test(t, func(t *testing.T) {
+		lw := &scriptedLW{noWatchList: true}
+		lw.list = func(call int, _ metav1.ListOptions) (runtime.Object, error) {
+			return podList("10", "", pod("ns", "a", "10", nil)), nil
 		}
-		return w, nil
-	}
-	store := NewStore(MetaNamespaceKeyFunc)
-	r := NewReflectorWithOptions(lw, &v1.Pod{}, store, ReflectorOptions{Backoff: fastBackoff()})
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go r.RunWithContext(ctx)
-	waitUntil(t, "the resumed watch's event", func() bool { _, ok, _ := store.GetByKey("ns/b"); return ok })
-	if n := r.health.interruptedWatches.Load(); n != 1 {
-		t.Errorf("interrupted watches = %d, want 1", n)
-	}
-	lists, watches := lw.recorded()
-	if len(lists) != 1 {
-		t.Errorf("%d lists, want 1: a cut watch is resumed, not relisted", len(lists))
-	}
-	if len(watches) < 2 || watches[1].ResourceVersion != "11" {
-		t.Errorf("watches %+v; want the second from the last version reached, 11", watches)
-	}
+		lw.watch = func(call int, _ metav1.ListOptions) (watch.Interface, error) {
+			w := watch.NewFakeWithChanSize(2, false)
+			switch call {
+			case 1:
+				w.Modify(pod("ns", "a", "11", nil))
+				w.Stop() // the channel closes after the event
+				return &networkStream{Interface: w, cut: errors.New("watch stream cut in the middle of an event")}, nil
+			case 2:
+				w.Add(pod("ns", "b", "12", nil))
+			}
+			return w, nil
+		}
+		store := NewStore(MetaNamespaceKeyFunc)
+		r := NewReflectorWithOptions(lw, &v1.Pod{}, store, ReflectorOptions{Backoff: fastBackoff()})
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		go r.RunWithContext(ctx)
+		settled(t, "the resumed watch's event", func() bool { _, ok, _ := store.GetByKey("ns/b"); return ok })
+		if n := r.health.interruptedWatches.Load(); n != 1 {
+			t.Errorf("interrupted watches = %d, want 1", n)
+		}
+		lists, watches := lw.recorded()
+		if len(lists) != 1 {
+			t.Errorf("%d lists, want 1: a cut watch is resumed, not relisted", len(lists))
+		}
+		if len(watches) < 2 || watches[1].ResourceVersion != "11" {
+			t.Errorf("watches %+v; want the second from the last version reached, 11", watches)
+		}
+	})
 }
 
 // TestStallDetectionLeavesTestsAlone is a client-go user's test: a
@@ -316,42 +308,44 @@ func TestStallDetectionLeavesTestsAlone(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			clk := testingclock.NewFakeClock(time.Now())
-			fw := watch.NewFake()
-			lw := &scriptedLW{noWatchList: true,
-				list: func(int, metav1.ListOptions) (runtime.Object, error) {
-					return podList("10", "", pod("ns", "a", "10", nil)), nil
-				},
-				watch: func(call int, _ metav1.ListOptions) (watch.Interface, error) {
-					if call > 1 {
-						return watch.NewFake(), nil
-					}
-					if tc.stream {
-						return &networkStream{Interface: fw}, nil
-					}
-					return fw, nil
-				},
-			}
-			store := NewStore(MetaNamespaceKeyFunc)
-			r := NewReflectorWithOptions(lw, &v1.Pod{}, store, ReflectorOptions{Clock: clk})
-			if tc.stallClock {
-				r.stallClock = clk
-			}
-			ctx, cancel := context.WithCancel(context.Background())
-			done := make(chan struct{})
-			go func() { defer close(done); r.RunWithContext(ctx) }()
-			defer func() { cancel(); <-done }()
-			waitUntil(t, "the watch", func() bool { _, w := lw.recorded(); return len(w) == 1 })
+			synctest.Test(t, func(t *testing.T) {
+				clk := testingclock.NewFakeClock(time.Now())
+				fw := watch.NewFake()
+				lw := &scriptedLW{noWatchList: true,
+					list: func(int, metav1.ListOptions) (runtime.Object, error) {
+						return podList("10", "", pod("ns", "a", "10", nil)), nil
+					},
+					watch: func(call int, _ metav1.ListOptions) (watch.Interface, error) {
+						if call > 1 {
+							return watch.NewFake(), nil
+						}
+						if tc.stream {
+							return &networkStream{Interface: fw}, nil
+						}
+						return fw, nil
+					},
+				}
+				store := NewStore(MetaNamespaceKeyFunc)
+				r := NewReflectorWithOptions(lw, &v1.Pod{}, store, ReflectorOptions{Clock: clk})
+				if tc.stallClock {
+					r.stallClock = clk
+				}
+				ctx, cancel := context.WithCancel(context.Background())
+				done := make(chan struct{})
+				go func() { defer close(done); r.RunWithContext(ctx) }()
+				defer func() { cancel(); <-done }()
+				settled(t, "the watch", func() bool { _, w := lw.recorded(); return len(w) == 1 })
 
-			clk.Step(5 * time.Minute)
-			fw.Add(pod("ns", "b", "11", nil)) // blocks until the reflector takes it
-			waitUntil(t, "the added pod", func() bool { _, ok, _ := store.GetByKey("ns/b"); return ok })
-			if n := r.health.stalledWatches.Load(); n != 0 {
-				t.Errorf("stalled watches = %d, want 0", n)
-			}
-			if fw.IsStopped() {
-				t.Error("the reflector stopped the test's watcher")
-			}
+				clk.Step(5 * time.Minute)
+				fw.Add(pod("ns", "b", "11", nil)) // blocks until the reflector takes it
+				settled(t, "the added pod", func() bool { _, ok, _ := store.GetByKey("ns/b"); return ok })
+				if n := r.health.stalledWatches.Load(); n != 0 {
+					t.Errorf("stalled watches = %d, want 0", n)
+				}
+				if fw.IsStopped() {
+					t.Error("the reflector stopped the test's watcher")
+				}
+			})
 		})
 	}
 }
@@ -415,44 +409,47 @@ func TestWatchHealthUsesProviderMetrics(t *testing.T) {
 // stall timeout, which also ends the HTTP request, and watches again from
 // where it was; the server's write made meanwhile arrives.
 func TestReflectorStallOverHTTP(t *testing.T) {
-	api := newPodAPIServer(1)
-	n, closeNet := newPipeNet(api)
-	defer closeNet()
-	clk := testingclock.NewFakeClock(time.Now())
-	lw := NewListWatchFromClient(podClient(t, n), "pods", "ns", fields.Everything())
-	store := NewStore(MetaNamespaceKeyFunc)
-	r := NewReflectorWithOptions(ToListWatcherWithWatchListSemantics(lw, unsupportedClient{}), &v1.Pod{}, store, ReflectorOptions{Clock: clk})
-	r.stallTimeout = time.Minute
-	r.stallClock = clk
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go r.RunWithContext(ctx)
+	synctest.Test(t, func(t *testing.T) {
+		api := newPodAPIServer(1)
+		n, closeNet := newPipeNet(api)
+		defer closeNet()
+		lw := NewListWatchFromClient(podClient(t, n), "pods", "ns", fields.Everything())
+		store := NewStore(MetaNamespaceKeyFunc)
+		r := NewReflectorWithOptions(ToListWatcherWithWatchListSemantics(lw, unsupportedClient{}), &v1.Pod{}, store, ReflectorOptions{})
+		r.stallTimeout = time.Minute
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() { defer close(done); r.RunWithContext(ctx) }()
+		defer func() { cancel(); <-done }()
 
-	watchQueries := func() []url.Values {
-		api.mu.Lock()
-		defer api.mu.Unlock()
-		var out []url.Values
-		for _, q := range api.requests {
-			if v, _ := url.ParseQuery(q); v.Get("watch") == "true" {
-				out = append(out, v)
+		watchQueries := func() []url.Values {
+			api.mu.Lock()
+			defer api.mu.Unlock()
+			var out []url.Values
+			for _, q := range api.requests {
+				if v, _ := url.ParseQuery(q); v.Get("watch") == "true" {
+					out = append(out, v)
+				}
 			}
+			return out
 		}
-		return out
-	}
-	waitUntil(t, "the silent watch", func() bool { return len(watchQueries()) == 1 && clk.HasWaiters() })
-	created := &v1.Pod{TypeMeta: metav1.TypeMeta{Kind: "Pod", APIVersion: "v1"},
-		ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "written-during-stall", ResourceVersion: "101"}}
-	api.mu.Lock()
-	api.events = []metav1.WatchEvent{watchEvent(watch.Added, created)}
-	api.mu.Unlock()
+		settled(t, "the silent watch is open", func() bool { return len(watchQueries()) == 1 })
+		created := &v1.Pod{TypeMeta: metav1.TypeMeta{Kind: "Pod", APIVersion: "v1"},
+			ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "written-during-stall", ResourceVersion: "101"}}
+		api.mu.Lock()
+		api.events = []metav1.WatchEvent{watchEvent(watch.Added, created)}
+		api.mu.Unlock()
 
-	clk.Step(time.Minute)
-	waitUntil(t, "the write", func() bool { _, ok, _ := store.GetByKey("ns/written-during-stall"); return ok })
-	queries := watchQueries()
-	if len(queries) != 2 || queries[1].Get("resourceVersion") != "100" {
-		t.Errorf("watches %v; want a second one from 100", queries)
-	}
-	if r.health.stalledWatches.Load() != 1 {
-		t.Errorf("stalled watches = %d", r.health.stalledWatches.Load())
-	}
+		time.Sleep(time.Minute - time.Millisecond)
+		settled(t, "the silent watch is kept until the stall timeout", func() bool { return len(watchQueries()) == 1 })
+		time.Sleep(time.Millisecond)
+		settled(t, "the write arrives by a second watch", func() bool { _, ok, _ := store.GetByKey("ns/written-during-stall"); return ok })
+		queries := watchQueries()
+		if len(queries) != 2 || queries[1].Get("resourceVersion") != "100" {
+			t.Errorf("watches %v; want a second one from 100", queries)
+		}
+		if r.health.stalledWatches.Load() != 1 {
+			t.Errorf("stalled watches = %d", r.health.stalledWatches.Load())
+		}
+	})
 }
