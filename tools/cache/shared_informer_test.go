@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
@@ -14,85 +15,94 @@ import (
 )
 
 func TestSharedInformerHandlersAndSync(t *testing.T) {
-	source := fcache.NewFakeControllerSource()
-	source.Add(pod("ns", "a", "", nil))
-	source.Add(pod("ns", "b", "", nil))
-	inf := NewSharedIndexInformer(source, &v1.Pod{}, 0, Indexers{NamespaceIndex: MetaNamespaceIndexFunc})
+	synctest.Test(t, func(t *testing.T) {
+		source := fcache.NewFakeControllerSource()
+		defer source.Shutdown()
+		source.Add(pod("ns", "a", "", nil))
+		source.Add(pod("ns", "b", "", nil))
+		inf := NewSharedIndexInformer(source, &v1.Pod{}, 0, Indexers{NamespaceIndex: MetaNamespaceIndexFunc})
 
-	early := &eventLog{}
-	reg, err := inf.AddEventHandler(early)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if reg.HasSynced() {
-		t.Fatal("registration synced before the informer ran")
-	}
-	stop := startInformer(t, inf)
-	defer stop()
-
-	if !WaitFor(context.Background(), "", inf.HasSyncedChecker(), reg.HasSyncedChecker()) {
-		t.Fatal("WaitFor failed")
-	}
-	if !inf.HasSynced() || !reg.HasSynced() {
-		t.Fatal("not synced after WaitFor")
-	}
-	if got := early.sortedSnapshot(); strings.Join(got, ";") != "add a initial=true;add b initial=true" {
-		t.Errorf("early handler saw %v", got)
-	}
-
-	late := &eventLog{}
-	lateReg, err := inf.AddEventHandler(late)
-	if err != nil {
-		t.Fatal(err)
-	}
-	waitUntil(t, "late handler sync", lateReg.HasSynced)
-	if got := late.sortedSnapshot(); strings.Join(got, ";") != "add a initial=true;add b initial=true" {
-		t.Errorf("late handler saw %v", got)
-	}
-
-	p := pod("ns", "a", "", map[string]string{"v": "2"})
-	source.Modify(p)
-	source.Delete(pod("ns", "b", "", nil))
-	source.Add(pod("ns", "c", "", nil))
-	for _, l := range []*eventLog{early, late} {
-		waitUntil(t, "watch events", func() bool { return len(l.snapshot()) == 5 })
-		if got := l.snapshot()[2:]; strings.Join(got, ";") != "update a;delete b;add c initial=false" {
-			t.Errorf("events after sync = %v", got)
+		early := &eventLog{}
+		reg, err := inf.AddEventHandler(early)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	if objs, _ := inf.GetIndexer().ByIndex(NamespaceIndex, "ns"); len(objs) != 2 {
-		t.Errorf("indexer holds %d objects in ns", len(objs))
-	}
-	waitUntil(t, "last sync rv", func() bool { return inf.LastSyncResourceVersion() == "5" })
-	if inf.GetController().LastSyncResourceVersion() != "5" || !inf.GetController().HasSynced() {
-		t.Error("GetController view disagrees")
-	}
+		if reg.HasSynced() {
+			t.Fatal("registration synced before the informer ran")
+		}
+		stop := startInformer(t, inf)
+		defer stop()
+
+		if !WaitFor(context.Background(), "", inf.HasSyncedChecker(), reg.HasSyncedChecker()) {
+			t.Fatal("WaitFor failed")
+		}
+		if !inf.HasSynced() || !reg.HasSynced() {
+			t.Fatal("not synced after WaitFor")
+		}
+		if got := early.sortedSnapshot(); strings.Join(got, ";") != "add a initial=true;add b initial=true" {
+			t.Errorf("early handler saw %v", got)
+		}
+
+		late := &eventLog{}
+		lateReg, err := inf.AddEventHandler(late)
+		if err != nil {
+			t.Fatal(err)
+		}
+		settled(t, "late handler sync", lateReg.HasSynced)
+		if got := late.sortedSnapshot(); strings.Join(got, ";") != "add a initial=true;add b initial=true" {
+			t.Errorf("late handler saw %v", got)
+		}
+
+		p := pod("ns", "a", "", map[string]string{"v": "2"})
+		source.Modify(p)
+		source.Delete(pod("ns", "b", "", nil))
+		source.Add(pod("ns", "c", "", nil))
+		for _, l := range []*eventLog{early, late} {
+			settled(t, "watch events", func() bool { return len(l.snapshot()) == 5 })
+			if got := l.snapshot()[2:]; strings.Join(got, ";") != "update a;delete b;add c initial=false" {
+				t.Errorf("events after sync = %v", got)
+			}
+		}
+		if objs, _ := inf.GetIndexer().ByIndex(NamespaceIndex, "ns"); len(objs) != 2 {
+			t.Errorf("indexer holds %d objects in ns", len(objs))
+		}
+		settled(t, "last sync rv", func() bool { return inf.LastSyncResourceVersion() == "5" })
+		if inf.GetController().LastSyncResourceVersion() != "5" || !inf.GetController().HasSynced() {
+			t.Error("GetController view disagrees")
+		}
+	})
 }
 
 func TestSharedInformerRelistDeletionIsTombstone(t *testing.T) {
-	source := fcache.NewFakeControllerSource()
-	source.Add(pod("ns", "a", "", nil))
-	source.Add(pod("ns", "b", "", nil))
-	inf := NewSharedInformer(source, &v1.Pod{}, 0)
-	log := &eventLog{}
-	reg, _ := inf.AddEventHandler(log)
-	stop := startInformer(t, inf)
-	defer stop()
-	waitUntil(t, "sync", reg.HasSynced)
-	// The deletion is never watched; only a relist can notice it.
-	source.DeleteDropWatch(pod("ns", "b", "", nil))
-	source.ResetWatch()
-	waitUntil(t, "tombstone", func() bool {
-		for _, e := range log.snapshot() {
-			if e == "delete tombstone:ns/b" {
-				return true
+	synctest.Test(t, func(t *testing.T) {
+		source := fcache.NewFakeControllerSource()
+		defer source.Shutdown()
+		source.Add(pod("ns", "a", "", nil))
+		source.Add(pod("ns", "b", "", nil))
+		inf := NewSharedInformer(source, &v1.Pod{}, 0)
+		log := &eventLog{}
+		reg, _ := inf.AddEventHandler(log)
+		stop := startInformer(t, inf)
+		defer stop()
+		settled(t, "sync", reg.HasSynced)
+		// The deletion is never watched; only a relist can notice it.
+		source.DeleteDropWatch(pod("ns", "b", "", nil))
+		source.ResetWatch()
+		// The reflector backs off (with jitter, up to twice the initial
+		// delay) before it relists.
+		time.Sleep(2 * defaultBackoffInit)
+		settled(t, "tombstone", func() bool {
+			for _, e := range log.snapshot() {
+				if e == "delete tombstone:ns/b" {
+					return true
+				}
 			}
+			return false
+		})
+		if _, ok, _ := inf.GetStore().GetByKey("ns/b"); ok {
+			t.Error("ns/b still cached")
 		}
-		return false
 	})
-	if _, ok, _ := inf.GetStore().GetByKey("ns/b"); ok {
-		t.Error("ns/b still cached")
-	}
 }
 
 // blockingHandler blocks in OnAdd until released.
@@ -107,106 +117,119 @@ func (b blockingHandler) OnUpdate(_, _ interface{}) {}
 func (b blockingHandler) OnDelete(interface{}) {}
 
 func TestSlowHandlerDoesNotBlockOthers(t *testing.T) {
-	source := fcache.NewFakeControllerSource()
-	inf := NewSharedInformer(source, &v1.Pod{}, 0)
-	slow := blockingHandler{release: make(chan struct{})}
-	fast := &eventLog{}
-	_, _ = inf.AddEventHandler(slow)
-	_, _ = inf.AddEventHandler(fast)
-	stop := startInformer(t, inf)
-	defer stop()
-	// Runs before stop: the informer waits for its handlers to return.
-	defer close(slow.release)
-	waitUntil(t, "sync", inf.HasSynced)
-	for i := 0; i < 2000; i++ {
-		source.Add(pod("ns", fmt.Sprintf("p%d", i), "", nil))
-	}
-	waitUntil(t, "fast handler", func() bool { return len(fast.snapshot()) == 2000 })
+	synctest.Test(t, func(t *testing.T) {
+		source := fcache.NewFakeControllerSource()
+		defer source.Shutdown()
+		inf := NewSharedInformer(source, &v1.Pod{}, 0)
+		slow := blockingHandler{release: make(chan struct{})}
+		fast := &eventLog{}
+		_, _ = inf.AddEventHandler(slow)
+		_, _ = inf.AddEventHandler(fast)
+		stop := startInformer(t, inf)
+		defer stop()
+		// Runs before stop: the informer waits for its handlers to return.
+		defer close(slow.release)
+		settled(t, "sync", inf.HasSynced)
+		for i := 0; i < 2000; i++ {
+			source.Add(pod("ns", fmt.Sprintf("p%d", i), "", nil))
+		}
+		settled(t, "fast handler", func() bool { return len(fast.snapshot()) == 2000 })
+	})
 }
 
 func TestRemoveAndShutDownEventHandler(t *testing.T) {
-	source := fcache.NewFakeControllerSource()
-	inf := NewSharedInformer(source, &v1.Pod{}, 0)
-	kept, removed := &eventLog{}, &eventLog{}
-	_, _ = inf.AddEventHandler(kept)
-	reg, _ := inf.AddEventHandler(removed)
-	stop := startInformer(t, inf)
-	defer stop()
-	waitUntil(t, "sync", inf.HasSynced)
-	source.Add(pod("ns", "a", "", nil))
-	waitUntil(t, "first event", func() bool { return len(removed.snapshot()) == 1 })
-	if err := ShutDownEventHandler(inf, reg); err != nil {
-		t.Fatal(err)
-	}
-	if err := inf.RemoveEventHandler(reg); err != nil {
-		t.Fatalf("second removal must be a no-op: %v", err)
-	}
-	source.Add(pod("ns", "b", "", nil))
-	waitUntil(t, "kept handler", func() bool { return len(kept.snapshot()) == 2 })
-	if n := len(removed.snapshot()); n != 1 {
-		t.Errorf("removed handler got %d events", n)
-	}
-	if err := inf.RemoveEventHandler(struct {
-		ResourceEventHandlerRegistration
-	}{}); err == nil {
-		t.Error("foreign registration accepted")
-	}
+	synctest.Test(t, func(t *testing.T) {
+		source := fcache.NewFakeControllerSource()
+		defer source.Shutdown()
+		inf := NewSharedInformer(source, &v1.Pod{}, 0)
+		kept, removed := &eventLog{}, &eventLog{}
+		_, _ = inf.AddEventHandler(kept)
+		reg, _ := inf.AddEventHandler(removed)
+		stop := startInformer(t, inf)
+		defer stop()
+		settled(t, "sync", inf.HasSynced)
+		source.Add(pod("ns", "a", "", nil))
+		settled(t, "first event", func() bool { return len(removed.snapshot()) == 1 })
+		if err := ShutDownEventHandler(inf, reg); err != nil {
+			t.Fatal(err)
+		}
+		if err := inf.RemoveEventHandler(reg); err != nil {
+			t.Fatalf("second removal must be a no-op: %v", err)
+		}
+		source.Add(pod("ns", "b", "", nil))
+		settled(t, "kept handler", func() bool { return len(kept.snapshot()) == 2 })
+		if n := len(removed.snapshot()); n != 1 {
+			t.Errorf("removed handler got %d events", n)
+		}
+		if err := inf.RemoveEventHandler(struct {
+			ResourceEventHandlerRegistration
+		}{}); err == nil {
+			t.Error("foreign registration accepted")
+		}
+	})
 }
 
 func TestSharedInformerPerHandlerResync(t *testing.T) {
-	source := fcache.NewFakeControllerSource()
-	source.Add(pod("ns", "a", "", nil))
-	inf := NewSharedInformer(source, &v1.Pod{}, time.Second)
-	syncing, quiet := &eventLog{}, &eventLog{}
-	_, _ = inf.AddEventHandlerWithResyncPeriod(syncing, time.Second)
-	_, _ = inf.AddEventHandlerWithOptions(quiet, HandlerOptions{ResyncPeriod: new(time.Duration)})
-	stop := startInformer(t, inf)
-	defer stop()
-	waitUntil(t, "resync", func() bool {
-		for _, e := range syncing.snapshot() {
-			if e == "update a" {
-				return true
+	synctest.Test(t, func(t *testing.T) {
+		source := fcache.NewFakeControllerSource()
+		defer source.Shutdown()
+		source.Add(pod("ns", "a", "", nil))
+		inf := NewSharedInformer(source, &v1.Pod{}, time.Second)
+		syncing, quiet := &eventLog{}, &eventLog{}
+		_, _ = inf.AddEventHandlerWithResyncPeriod(syncing, time.Second)
+		_, _ = inf.AddEventHandlerWithOptions(quiet, HandlerOptions{ResyncPeriod: new(time.Duration)})
+		stop := startInformer(t, inf)
+		defer stop()
+		time.Sleep(time.Second) // the resync period
+		settled(t, "resync", func() bool {
+			for _, e := range syncing.snapshot() {
+				if e == "update a" {
+					return true
+				}
+			}
+			return false
+		})
+		for _, e := range quiet.snapshot() {
+			if strings.HasPrefix(e, "update") {
+				t.Errorf("handler without resync got %q", e)
 			}
 		}
-		return false
 	})
-	for _, e := range quiet.snapshot() {
-		if strings.HasPrefix(e, "update") {
-			t.Errorf("handler without resync got %q", e)
-		}
-	}
 }
 
 func TestSharedInformerTransformAndSettersAfterStart(t *testing.T) {
-	source := fcache.NewFakeControllerSource()
-	source.Add(pod("ns", "a", "", map[string]string{"big": "label"}))
-	inf := NewSharedInformer(source, &v1.Pod{}, 0)
-	if err := inf.SetTransform(func(obj interface{}) (interface{}, error) {
-		p := obj.(*v1.Pod)
-		p.Labels = nil
-		return p, nil
-	}); err != nil {
-		t.Fatal(err)
-	}
-	stop := startInformer(t, inf)
-	waitUntil(t, "sync", inf.HasSynced)
-	obj, _, _ := inf.GetStore().GetByKey("ns/a")
-	if obj.(*v1.Pod).Labels != nil {
-		t.Error("transform not applied")
-	}
-	if err := inf.SetTransform(nil); err == nil {
-		t.Error("SetTransform after start must fail")
-	}
-	if err := inf.SetWatchErrorHandler(func(*Reflector, error) {}); err == nil {
-		t.Error("SetWatchErrorHandler after start must fail")
-	}
-	stop()
-	if !inf.IsStopped() {
-		t.Error("IsStopped false after stop")
-	}
-	if _, err := inf.AddEventHandler(&eventLog{}); err == nil {
-		t.Error("adding a handler to a stopped informer must fail")
-	}
+	synctest.Test(t, func(t *testing.T) {
+		source := fcache.NewFakeControllerSource()
+		defer source.Shutdown()
+		source.Add(pod("ns", "a", "", map[string]string{"big": "label"}))
+		inf := NewSharedInformer(source, &v1.Pod{}, 0)
+		if err := inf.SetTransform(func(obj interface{}) (interface{}, error) {
+			p := obj.(*v1.Pod)
+			p.Labels = nil
+			return p, nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		stop := startInformer(t, inf)
+		settled(t, "sync", inf.HasSynced)
+		obj, _, _ := inf.GetStore().GetByKey("ns/a")
+		if obj.(*v1.Pod).Labels != nil {
+			t.Error("transform not applied")
+		}
+		if err := inf.SetTransform(nil); err == nil {
+			t.Error("SetTransform after start must fail")
+		}
+		if err := inf.SetWatchErrorHandler(func(*Reflector, error) {}); err == nil {
+			t.Error("SetWatchErrorHandler after start must fail")
+		}
+		stop()
+		if !inf.IsStopped() {
+			t.Error("IsStopped false after stop")
+		}
+		if _, err := inf.AddEventHandler(&eventLog{}); err == nil {
+			t.Error("adding a handler to a stopped informer must fail")
+		}
+	})
 }
 
 var _ = metav1.ObjectMeta{}
@@ -286,6 +309,7 @@ func TestSharedInformerResyncPeriodAdmission(t *testing.T) {
 // checks the read-only controller view and the lifecycle queries.
 func TestSharedInformerLifecycle(t *testing.T) {
 	source := fcache.NewFakeControllerSource()
+	defer source.Shutdown()
 	source.Add(pod("ns", "a", "", nil))
 	inf := NewSharedIndexInformerWithOptions(source, &v1.Pod{}, SharedIndexInformerOptions{ObjectDescription: "pods"}).(*sharedIndexInformer)
 	if inf.HasStarted() || inf.IsStopped() || inf.LastSyncResourceVersion() != "" {
@@ -321,6 +345,7 @@ func TestSharedInformerLifecycle(t *testing.T) {
 // start it; its Run methods return at once and the informer stays unstarted.
 func TestGetControllerIsReadOnly(t *testing.T) {
 	source := fcache.NewFakeControllerSource()
+	defer source.Shutdown()
 	source.Add(pod("ns", "a", "", nil))
 	informer := NewSharedIndexInformer(source, &v1.Pod{}, 0, Indexers{})
 	ctrl := informer.GetController()
