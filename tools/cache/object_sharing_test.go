@@ -217,7 +217,7 @@ func TestInformersPublishSharedCopies(t *testing.T) {
 	}
 	for name, newInformer := range informers {
 		for _, transform := range []TransformFunc{nil, writeFirst} {
-			t.Run(fmt.Sprintf("%s/transform=%v", name, transform != nil), func(t *testing.T) {
+			t.Run(fmt.Sprintf("%s/transform=%v", name, transform != nil), inBubble(func(t *testing.T) {
 				withSharing(t, true)
 				pods := labeledPods(t, 4)
 				// The listed pods hold one labels map, as pods decoded with
@@ -248,9 +248,9 @@ func TestInformersPublishSharedCopies(t *testing.T) {
 				ctx, cancel := context.WithCancel(context.Background())
 				done := make(chan struct{})
 				go func() { defer close(done); run(ctx) }()
-				waitUntil(t, "the sync", func() bool { return len(store.ListKeys()) == 3 })
+				settled(t, "the sync", func() bool { return len(store.ListKeys()) == 3 })
 				events.Add(pods[3])
-				waitUntil(t, "the watch event", func() bool { return len(store.ListKeys()) == 4 })
+				settled(t, "the watch event", func() bool { return len(store.ListKeys()) == 4 })
 				cancel()
 				<-done
 				if want := transform == nil; listMarked.Load() != want || watchMarked.Load() != want {
@@ -286,7 +286,7 @@ func TestInformersPublishSharedCopies(t *testing.T) {
 				if !fieldsShared(cached[1], cached[2]) || !fieldsShared(cached[2], cached[3]) {
 					t.Error("cached pods do not share their FieldsV1 sets")
 				}
-			})
+			}))
 		}
 	}
 }
