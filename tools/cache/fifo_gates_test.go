@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"testing"
+	"testing/synctest"
 
 	v1 "k8s.io/api/core/v1"
 
@@ -95,42 +96,45 @@ func TestInformersFollowFIFOGates(t *testing.T) {
 	for _, g := range allFIFOGates {
 		for _, kind := range []string{"NewInformerWithOptions", "SharedIndexInformer"} {
 			t.Run(g.String()+"/"+kind, func(t *testing.T) {
-				g.set(t)
-				source := fcache.NewFakeControllerSource()
-				source.Add(pod("ns", "a", "", nil))
-				source.Add(pod("ns", "b", "", nil))
-				added := make(chan string, 4)
-				handler := ResourceEventHandlerFuncs{AddFunc: func(obj interface{}) { added <- obj.(*v1.Pod).Name }}
-				ctx, cancel := context.WithCancel(context.Background())
-				defer cancel()
-				var store Store
-				var synced func() bool
-				switch kind {
-				case "NewInformerWithOptions":
-					s, ctrl := NewInformerWithOptions(InformerOptions{ListerWatcher: source, ObjectType: &v1.Pod{}, Handler: handler})
-					go ctrl.RunWithContext(ctx)
-					store, synced = s, ctrl.HasSynced
-				default:
-					inf := NewSharedIndexInformer(source, &v1.Pod{}, 0, Indexers{})
-					if _, err := inf.AddEventHandler(handler); err != nil {
-						t.Fatal(err)
+				synctest.Test(t, func(t *testing.T) {
+					g.set(t)
+					source := fcache.NewFakeControllerSource()
+					defer source.Shutdown()
+					source.Add(pod("ns", "a", "", nil))
+					source.Add(pod("ns", "b", "", nil))
+					added := make(chan string, 4)
+					handler := ResourceEventHandlerFuncs{AddFunc: func(obj interface{}) { added <- obj.(*v1.Pod).Name }}
+					ctx, cancel := context.WithCancel(context.Background())
+					defer cancel()
+					var store Store
+					var synced func() bool
+					switch kind {
+					case "NewInformerWithOptions":
+						s, ctrl := NewInformerWithOptions(InformerOptions{ListerWatcher: source, ObjectType: &v1.Pod{}, Handler: handler})
+						go ctrl.RunWithContext(ctx)
+						store, synced = s, ctrl.HasSynced
+					default:
+						inf := NewSharedIndexInformer(source, &v1.Pod{}, 0, Indexers{})
+						if _, err := inf.AddEventHandler(handler); err != nil {
+							t.Fatal(err)
+						}
+						go inf.RunWithContext(ctx)
+						store, synced = inf.GetStore(), inf.HasSynced
 					}
-					go inf.RunWithContext(ctx)
-					store, synced = inf.GetStore(), inf.HasSynced
-				}
-				got := []string{<-added, <-added}
-				slices.Sort(got)
-				if want := []string{"a", "b"}; !slices.Equal(got, want) {
-					t.Fatalf("handler saw %q added, want %q", got, want)
-				}
-				waitUntil(t, "sync", synced)
-				if keys := store.ListKeys(); len(keys) != 2 {
-					t.Errorf("store holds %q, want two pods", keys)
-				}
-				rv := store.LastStoreSyncResourceVersion()
-				if (rv != "") != g.atomic {
-					t.Errorf("LastStoreSyncResourceVersion() = %q with AtomicFIFO=%v", rv, g.atomic)
-				}
+					got := []string{<-added, <-added}
+					slices.Sort(got)
+					if want := []string{"a", "b"}; !slices.Equal(got, want) {
+						t.Fatalf("handler saw %q added, want %q", got, want)
+					}
+					settled(t, "sync", synced)
+					if keys := store.ListKeys(); len(keys) != 2 {
+						t.Errorf("store holds %q, want two pods", keys)
+					}
+					rv := store.LastStoreSyncResourceVersion()
+					if (rv != "") != g.atomic {
+						t.Errorf("LastStoreSyncResourceVersion() = %q with AtomicFIFO=%v", rv, g.atomic)
+					}
+				})
 			})
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	fcache "github.com/kubeclient/client-go/tools/cache/testing"
@@ -58,38 +59,41 @@ func TestAddTypedEventHandlerUsesOptionsEntryPoint(t *testing.T) {
 }
 
 func TestTypedInformer(t *testing.T) {
-	source := fcache.NewFakeControllerSource()
-	source.Add(pod("ns", "a", "", nil))
-	inf := NewTypedSharedIndexInformer[*v1.Pod](NewSharedIndexInformer(source, &v1.Pod{}, 0, Indexers{}))
-	if err := inf.AddTypedIndexers(TypedIndexers[*v1.Pod]{"name": func(p *v1.Pod) ([]string, error) { return []string{p.Name}, nil }}); err != nil {
-		t.Fatal(err)
-	}
-	var mu sync.Mutex
-	var deleted []DeletedObject[*v1.Pod]
-	added := 0
-	reg, err := inf.AddTypedEventHandler(TypedResourceEventHandlerFuncs[*v1.Pod]{
-		AddFunc:    func(*v1.Pod) { mu.Lock(); added++; mu.Unlock() },
-		DeleteFunc: func(d DeletedObject[*v1.Pod]) { mu.Lock(); deleted = append(deleted, d); mu.Unlock() },
+	synctest.Test(t, func(t *testing.T) {
+		source := fcache.NewFakeControllerSource()
+		defer source.Shutdown()
+		source.Add(pod("ns", "a", "", nil))
+		inf := NewTypedSharedIndexInformer[*v1.Pod](NewSharedIndexInformer(source, &v1.Pod{}, 0, Indexers{}))
+		if err := inf.AddTypedIndexers(TypedIndexers[*v1.Pod]{"name": func(p *v1.Pod) ([]string, error) { return []string{p.Name}, nil }}); err != nil {
+			t.Fatal(err)
+		}
+		var mu sync.Mutex
+		var deleted []DeletedObject[*v1.Pod]
+		added := 0
+		reg, err := inf.AddTypedEventHandler(TypedResourceEventHandlerFuncs[*v1.Pod]{
+			AddFunc:    func(*v1.Pod) { mu.Lock(); added++; mu.Unlock() },
+			DeleteFunc: func(d DeletedObject[*v1.Pod]) { mu.Lock(); deleted = append(deleted, d); mu.Unlock() },
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := inf.AddTypedEventHandler(TypedResourceEventHandlerFuncs[*v1.Pod]{}, HandlerOptions{}, HandlerOptions{}); err == nil {
+			t.Error("two HandlerOptions accepted")
+		}
+		stop := startInformer(t, inf)
+		defer stop()
+		settled(t, "sync", reg.HasSynced)
+		pods, err := inf.GetTypedIndexer().ByTypedIndex("name", "a")
+		if err != nil || len(pods) != 1 || pods[0].Name != "a" {
+			t.Errorf("ByTypedIndex = %v %v", pods, err)
+		}
+		source.Delete(pod("ns", "a", "", nil))
+		settled(t, "delete", func() bool { mu.Lock(); defer mu.Unlock(); return len(deleted) == 1 })
+		d := deleted[0]
+		if d.GetKey() != "ns/a" || d.GetName() != "a" || d.GetNamespace() != "ns" || d.FinalStateUnknown != nil {
+			t.Errorf("DeletedObject = %+v", d)
+		}
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := inf.AddTypedEventHandler(TypedResourceEventHandlerFuncs[*v1.Pod]{}, HandlerOptions{}, HandlerOptions{}); err == nil {
-		t.Error("two HandlerOptions accepted")
-	}
-	stop := startInformer(t, inf)
-	defer stop()
-	waitUntil(t, "sync", reg.HasSynced)
-	pods, err := inf.GetTypedIndexer().ByTypedIndex("name", "a")
-	if err != nil || len(pods) != 1 || pods[0].Name != "a" {
-		t.Errorf("ByTypedIndex = %v %v", pods, err)
-	}
-	source.Delete(pod("ns", "a", "", nil))
-	waitUntil(t, "delete", func() bool { mu.Lock(); defer mu.Unlock(); return len(deleted) == 1 })
-	d := deleted[0]
-	if d.GetKey() != "ns/a" || d.GetName() != "a" || d.GetNamespace() != "ns" || d.FinalStateUnknown != nil {
-		t.Errorf("DeletedObject = %+v", d)
-	}
 }
 
 func TestTypedIndexer(t *testing.T) {
