@@ -10,7 +10,8 @@
 #   ROUNDS=5            rounds (each runs every workload for both libraries)
 #   SIZES=10000         object counts for the informer workloads, e.g. "1000 10000 50000"
 #   LIST_N=5000         objects in the unpaginated LIST workload
-#   WORKLOADS=...       workload specs "name:format" (default: all, see below)
+#   WORKLOADS=...       workload specs "name:format" or "name:format:fixture"
+#                       (fixture grouped, the default, or spread; default: all, see below)
 #   BENCH_QUICK=1       smoke test: 1 round, SIZES=1000, LIST_N=1000, few ops
 #   OUT=file            where the JSON result lines go (default: a file under /tmp)
 set -eu
@@ -30,7 +31,7 @@ LIST_N=${LIST_N:-5000}
 GET_OPS=${GET_OPS:-2000}
 LIST_OPS=${LIST_OPS:-5}
 WQ_OPS=${WQ_OPS:-250000}
-WORKLOADS=${WORKLOADS:-"informer:json informer:protobuf readers:json readers:protobuf watchlist:json watchlist:protobuf dynamic:json metadata:protobuf metadata:json relist:json relist:protobuf get:json get:protobuf list:json list:protobuf workqueue:-"}
+WORKLOADS=${WORKLOADS:-"informer:json informer:protobuf readers:json readers:protobuf watchlist:json watchlist:protobuf dynamic:json metadata:protobuf metadata:json relist:json relist:protobuf get:json get:protobuf list:json list:protobuf workqueue:- workqueue-named:- informer:json:spread informer:protobuf:spread readers:protobuf:spread dynamic:json:spread"}
 OUT=${OUT:-$(mktemp /tmp/informerbench.XXXXXX.jsonl)}
 
 bin=$(mktemp -d /tmp/informerbench.bin.XXXXXX)
@@ -46,18 +47,20 @@ while [ "$round" -le "$ROUNDS" ]; do
 	for spec in $WORKLOADS; do
 		w=${spec%%:*}
 		f=${spec#*:}
+		fx=grouped
+		case $f in *:*) fx=${f#*:}; f=${f%%:*} ;; esac
 		[ "$f" = "-" ] && f=json
 		case $w in
 		get) sizes=1000; extra="-ops $GET_OPS" ;;
 		list) sizes=$LIST_N; extra="-ops $LIST_OPS" ;;
-		workqueue) sizes=0; extra="-ops $WQ_OPS" ;;
+		workqueue | workqueue-named) sizes=0; extra="-ops $WQ_OPS" ;;
 		*) sizes=$SIZES; extra="" ;;
 		esac
 		for n in $sizes; do
 			for lib in $libs; do
-				echo "# round $round/$ROUNDS: $w $f n=$n $lib" >&2
+				echo "# round $round/$ROUNDS: $w $f $fx n=$n $lib" >&2
 				# shellcheck disable=SC2086
-				if ! "$bin/informerbench" -lib "$lib" -workload "$w" -format "$f" -n "$n" $extra >>"$OUT"; then
+				if ! "$bin/informerbench" -lib "$lib" -workload "$w" -format "$f" -fixture "$fx" -n "$n" $extra >>"$OUT"; then
 					failed=$((failed + 1))
 				fi
 			done

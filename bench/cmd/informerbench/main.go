@@ -21,6 +21,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/kubeclient/client-go/bench/internal/fixture"
 	"github.com/kubeclient/client-go/bench/internal/harness"
 	"github.com/kubeclient/client-go/bench/internal/libs/clientgo"
 	"github.com/kubeclient/client-go/bench/internal/libs/kubeclient"
@@ -32,6 +33,7 @@ func main() {
 	flag.StringVar(&p.Workload, "workload", "informer", "workload: "+strings.Join(harness.WorkloadNames(), ", "))
 	flag.StringVar(&p.Format, "format", "json", "wire format: json or protobuf")
 	flag.StringVar(&p.Resource, "resource", "pods", "resource: pods, configmaps or widgets (the custom resource)")
+	layout := flag.String("fixture", "grouped", "object layout: grouped (a ReplicaSet's pods on one node, equal specs) or spread (on different nodes)")
 	flag.IntVar(&p.N, "n", 10000, "objects the server holds")
 	flag.IntVar(&p.Events, "events", -1, "MODIFIED events after the sync (-1: n)")
 	flag.IntVar(&p.Ops, "ops", 0, "calls for get and list, adds per producer for workqueue (0: the workload's default)")
@@ -40,10 +42,14 @@ func main() {
 	flag.StringVar(&harness.HeapProfile, "heapprofile", "", "informer workloads: write a heap profile with the cache full, after the sync, to this file")
 	table := flag.String("table", "", "print the markdown table of the result lines in this file and exit")
 	flag.Parse()
+	var err error
+	if p.Fixture, err = fixture.ParseLayout(*layout); err != nil {
+		fatal(err)
+	}
 	if p.Events < 0 {
 		p.Events = p.N
 	}
-	if p.Workload == "relist" || p.Workload == "get" || p.Workload == "list" || p.Workload == "workqueue" {
+	if p.Workload == "relist" || p.Workload == "get" || p.Workload == "list" || strings.HasPrefix(p.Workload, "workqueue") {
 		p.Events = 0
 	}
 

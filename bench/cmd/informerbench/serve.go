@@ -22,7 +22,7 @@ import (
 // "READY <url>" and serves until its standard input closes (the parent
 // ended).
 func runServer(p harness.Params) error {
-	res, err := fixture.ByName(p.Resource)
+	res, err := fixture.ByNameIn(p.Resource, p.Fixture)
 	if err != nil {
 		return err
 	}
@@ -61,7 +61,7 @@ func startServer(p harness.Params) (*child, error) {
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(self, "-serve", "-workload", p.Workload, "-format", p.Format, "-resource", p.Resource,
+	cmd := exec.Command(self, "-serve", "-workload", p.Workload, "-format", p.Format, "-resource", p.Resource, "-fixture", string(p.Fixture),
 		"-n", strconv.Itoa(p.N), "-events", strconv.Itoa(p.Events))
 	cmd.Stderr = os.Stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}

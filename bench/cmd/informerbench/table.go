@@ -34,6 +34,7 @@ var hidden = map[string]bool{"processed": true}
 type group struct {
 	key              string
 	workload, format string
+	fixture          string // "" for the grouped layout
 	n                int
 	values           map[string]map[string][]float64 // metric -> lib -> values
 	errors           []string
@@ -61,12 +62,18 @@ func printTable(path string, out io.Writer) error {
 		if r.Events > 0 {
 			key += fmt.Sprintf(" events=%d", r.Events)
 		}
-		if r.Workload == "workqueue" {
+		if r.Fixture != "" {
+			key += " fixture=" + r.Fixture
+		}
+		switch r.Workload {
+		case "workqueue":
 			key = "workqueue 4 producers + 4 workers"
+		case "workqueue-named":
+			key = "workqueue-named (rate-limiting, Prometheus metrics) 4 producers + 4 workers"
 		}
 		g := groups[key]
 		if g == nil {
-			g = &group{key: key, workload: r.Workload, format: r.Format, n: r.N, values: map[string]map[string][]float64{}}
+			g = &group{key: key, workload: r.Workload, format: r.Format, fixture: r.Fixture, n: r.N, values: map[string]map[string][]float64{}}
 			groups[key] = g
 			order = append(order, key)
 		}
@@ -180,41 +187,58 @@ func num(x float64) string {
 	return strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.3f", x), "0"), ".")
 }
 
-// goal is one line of issue #11's "Done when".
+// goal is one line of an issue's "Done when".
 type goal struct {
+	issue            int
 	label            string
-	workload, format string
+	workload, format string // format "" matches every format
 	metric           string
 	atLeast          bool // the ratio must be >= limit (throughput), else <=
 	limit            float64
+	fixture          string // "" for the grouped layout
 }
 
-var goals = []goal{
-	{"JSON informer: CPU per event", "informer", "json", "cpu_us_per_event", false, 0.33},
-	{"protobuf informer: CPU per event", "informer", "protobuf", "cpu_us_per_event", false, 0.5},
-	{"dynamic informer (JSON): CPU per event", "dynamic", "json", "cpu_us_per_event", false, 0.5},
-	{"live heap per cached pod (JSON)", "informer", "json", "heap_per_obj_b", false, 0.7},
-	{"live heap per cached pod (protobuf)", "informer", "protobuf", "heap_per_obj_b", false, 0.7},
-	{"peak heap during initial sync (JSON)", "informer", "json", "sync_peak_heap_mb", false, 0.7},
-	{"peak heap during initial sync (protobuf)", "informer", "protobuf", "sync_peak_heap_mb", false, 0.7},
-	{"peak heap during relist (JSON)", "relist", "json", "relist_peak_heap_mb", false, 0.7},
-	{"peak heap during relist (protobuf)", "relist", "protobuf", "relist_peak_heap_mb", false, 0.7},
-	{"LIST of 5,000 pods: allocations (JSON)", "list", "json", "list_allocs", false, 0.5},
-	{"LIST of 5,000 pods: CPU (JSON)", "list", "json", "list_cpu_ms", false, 0.5},
-	{"workqueue contended adds/s", "workqueue", "", "adds_per_s", true, 1.5},
+var goals = append(goals11, goals27...)
+
+// goals11 are issue #11's targets, on the grouped fixture.
+var goals11 = []goal{
+	{11, "JSON informer: CPU per event", "informer", "json", "cpu_us_per_event", false, 0.33, ""},
+	{11, "protobuf informer: CPU per event", "informer", "protobuf", "cpu_us_per_event", false, 0.5, ""},
+	{11, "dynamic informer (JSON): CPU per event", "dynamic", "json", "cpu_us_per_event", false, 0.5, ""},
+	{11, "live heap per cached pod (JSON)", "informer", "json", "heap_per_obj_b", false, 0.7, ""},
+	{11, "live heap per cached pod (protobuf)", "informer", "protobuf", "heap_per_obj_b", false, 0.7, ""},
+	{11, "peak heap during initial sync (JSON)", "informer", "json", "sync_peak_heap_mb", false, 0.7, ""},
+	{11, "peak heap during initial sync (protobuf)", "informer", "protobuf", "sync_peak_heap_mb", false, 0.7, ""},
+	{11, "peak heap during relist (JSON)", "relist", "json", "relist_peak_heap_mb", false, 0.7, ""},
+	{11, "peak heap during relist (protobuf)", "relist", "protobuf", "relist_peak_heap_mb", false, 0.7, ""},
+	{11, "LIST of 5,000 pods: allocations (JSON)", "list", "json", "list_allocs", false, 0.5, ""},
+	{11, "LIST of 5,000 pods: CPU (JSON)", "list", "json", "list_cpu_ms", false, 0.5, ""},
+	{11, "workqueue contended adds/s", "workqueue", "", "adds_per_s", true, 1.5, ""},
+}
+
+// goals27 are issue #27's targets: the users' workloads.
+var goals27 = []goal{
+	{27, "controller-runtime cache, typed protobuf: CPU per event", "cr-informer", "protobuf", "cpu_us_per_event", false, 0.6, ""},
+	{27, "controller-runtime cache, typed JSON: CPU per event", "cr-informer", "json", "cpu_us_per_event", false, 0.4, ""},
+	{27, "controller-runtime cache, typed: live heap per cached pod", "cr-informer", "", "heap_per_obj_b", false, 0.6, ""},
+	{27, "controller-runtime uncached List of 5,000 pods: allocations", "cr-list", "", "list_allocs", false, 0.5, ""},
+	{27, "controller-runtime uncached List of 5,000 pods: CPU", "cr-list", "", "list_cpu_ms", false, 0.5, ""},
+	{27, "typed CRD informer (JSON): CPU per event", "crd", "json", "cpu_us_per_event", false, 0.4, ""},
+	{27, "protobuf informer, spread fixture: CPU per event", "informer", "protobuf", "cpu_us_per_event", false, 0.5, "spread"},
+	{27, "named workqueue with metrics: adds/s", "workqueue-named", "", "adds_per_s", true, 1.3, ""},
 }
 
 // printGoals prints the issue's targets with the measured ratios of
 // medians, one line per goal and object count.
 func printGoals(out io.Writer, groups map[string]*group, order []string) {
-	fmt.Fprintln(out, "Targets of issue #11 (ratio of medians kubeclient / client-go):")
+	fmt.Fprintln(out, "Targets of issues #11 and #27 (ratio of medians kubeclient / client-go):")
 	fmt.Fprintln(out)
-	fmt.Fprintln(out, "| target | n | client-go | kubeclient | ratio | goal | met |")
-	fmt.Fprintln(out, "|---|---|---|---|---|---|---|")
+	fmt.Fprintln(out, "| issue | target | n | client-go | kubeclient | ratio | goal | met |")
+	fmt.Fprintln(out, "|---|---|---|---|---|---|---|---|")
 	for _, gl := range goals {
 		for _, key := range order {
 			g := groups[key]
-			if g.workload != gl.workload || (gl.format != "" && g.format != gl.format) {
+			if g.workload != gl.workload || (gl.format != "" && g.format != gl.format) || g.fixture != gl.fixture {
 				continue
 			}
 			cg, kc := g.values[gl.metric]["client-go"], g.values[gl.metric]["kubeclient"]
@@ -231,10 +255,14 @@ func printGoals(out io.Writer, groups map[string]*group, order []string) {
 				mark = "yes"
 			}
 			n := strconv.Itoa(g.n)
-			if g.workload == "workqueue" {
+			if strings.HasPrefix(g.workload, "workqueue") {
 				n = "–"
 			}
-			fmt.Fprintf(out, "| %s | %s | %s | %s | %.2f | %s %.2f | %s |\n", gl.label, n, num(median(cg)), num(median(kc)), ratio, op, gl.limit, mark)
+			label := gl.label
+			if gl.format == "" && g.format != "" && !strings.HasPrefix(g.workload, "workqueue") {
+				label += " (" + g.format + ")"
+			}
+			fmt.Fprintf(out, "| #%d | %s | %s | %s | %s | %.2f | %s %.2f | %s |\n", gl.issue, label, n, num(median(cg)), num(median(kc)), ratio, op, gl.limit, mark)
 		}
 	}
 	fmt.Fprintln(out)

@@ -23,6 +23,11 @@ type Lib interface {
 	Pods(host string, protobuf bool) (PodClient, error)
 	// NewQueue is workqueue.NewTyped[string].
 	NewQueue() Queue
+	// NewNamedQueue is the queue controller-runtime builds for a
+	// controller: NewTypedRateLimitingQueueWithConfig with the default
+	// controller rate limiter, name and a Prometheus metrics provider. It
+	// also has Forget.
+	NewNamedQueue(name string) Queue
 }
 
 // Informer is the part of a SharedIndexInformer the workloads drive.

@@ -16,10 +16,12 @@ type Params struct {
 	Workload string // see Workloads
 	Format   string // json or protobuf
 	Resource string // pods, configmaps or widgets
-	N        int    // objects
-	Events   int    // MODIFIED events after the sync
-	Ops      int    // calls for get and list; adds per producer for workqueue
-	Host     string // the fake server
+	// Fixture is the objects' layout (fixture.Grouped when empty).
+	Fixture fixture.Layout
+	N       int    // objects
+	Events  int    // MODIFIED events after the sync
+	Ops     int    // calls for get and list; adds per producer for workqueue
+	Host    string // the fake server
 }
 
 // Result is one measurement, printed as one JSON line.
@@ -28,6 +30,7 @@ type Result struct {
 	Workload string             `json:"workload"`
 	Format   string             `json:"format"`
 	Resource string             `json:"resource"`
+	Fixture  string             `json:"fixture,omitempty"` // empty for the grouped layout
 	N        int                `json:"n"`
 	Events   int                `json:"events"`
 	Metrics  map[string]float64 `json:"metrics"`
@@ -48,15 +51,16 @@ type Workload struct {
 
 // Workloads are the benchmark's workloads by name.
 var Workloads = map[string]*Workload{
-	"informer":  {Name: "informer", NeedsServer: true, run: typedInformer},
-	"watchlist": {Name: "watchlist", NeedsServer: true, WatchList: true, run: typedInformer},
-	"relist":    {Name: "relist", NeedsServer: true, Relist: true, run: typedInformer},
-	"readers":   {Name: "readers", NeedsServer: true, run: readersInformer},
-	"dynamic":   {Name: "dynamic", NeedsServer: true, run: dynamicInformer},
-	"metadata":  {Name: "metadata", NeedsServer: true, Metadata: true, run: metadataInformer},
-	"get":       {Name: "get", NeedsServer: true, run: restGet},
-	"list":      {Name: "list", NeedsServer: true, run: restList},
-	"workqueue": {Name: "workqueue", run: workqueueContention},
+	"informer":        {Name: "informer", NeedsServer: true, run: typedInformer},
+	"watchlist":       {Name: "watchlist", NeedsServer: true, WatchList: true, run: typedInformer},
+	"relist":          {Name: "relist", NeedsServer: true, Relist: true, run: typedInformer},
+	"readers":         {Name: "readers", NeedsServer: true, run: readersInformer},
+	"dynamic":         {Name: "dynamic", NeedsServer: true, run: dynamicInformer},
+	"metadata":        {Name: "metadata", NeedsServer: true, Metadata: true, run: metadataInformer},
+	"get":             {Name: "get", NeedsServer: true, run: restGet},
+	"list":            {Name: "list", NeedsServer: true, run: restList},
+	"workqueue":       {Name: "workqueue", run: workqueueContention},
+	"workqueue-named": {Name: "workqueue-named", run: namedWorkqueueContention},
 }
 
 // WorkloadNames lists the workloads in a stable order.
@@ -72,6 +76,9 @@ func WorkloadNames() []string {
 // Run measures p with lib.
 func Run(ctx context.Context, lib Lib, p Params) Result {
 	r := Result{Lib: lib.Name(), Workload: p.Workload, Format: p.Format, Resource: p.Resource, N: p.N, Events: p.Events}
+	if p.Fixture == fixture.Spread {
+		r.Fixture = string(p.Fixture)
+	}
 	w, ok := Workloads[p.Workload]
 	if !ok {
 		r.Error = fmt.Sprintf("unknown workload %q", p.Workload)
@@ -80,7 +87,7 @@ func Run(ctx context.Context, lib Lib, p Params) Result {
 	var res *fixture.Resource
 	if w.NeedsServer {
 		var err error
-		if res, err = fixture.ByName(p.Resource); err != nil {
+		if res, err = fixture.ByNameIn(p.Resource, p.Fixture); err != nil {
 			r.Error = err.Error()
 			return r
 		}

@@ -29,6 +29,22 @@ const (
 // far ahead sleeps (backlogGate) rather than spinning, which would charge
 // the CPU it burns to whichever queue lets producers run ahead.
 func workqueueContention(_ context.Context, lib Lib, p Params, _ *fixture.Resource) (map[string]float64, error) {
+	return contention(lib.NewQueue(), p)
+}
+
+// namedWorkqueueContention is workqueueContention on the queue a
+// controller-runtime controller gets (Lib.NewNamedQueue): named, with
+// Prometheus metrics and a rate limiter; workers Forget each item before
+// Done, as a reconciler that succeeded does.
+func namedWorkqueueContention(_ context.Context, lib Lib, p Params, _ *fixture.Resource) (map[string]float64, error) {
+	return contention(lib.NewNamedQueue("bench"), p)
+}
+
+// forgetter is the rate-limiting queue's Forget.
+type forgetter interface{ Forget(item string) }
+
+// contention runs producers and workers on q and measures them.
+func contention(q Queue, p Params) (map[string]float64, error) {
 	per := p.Ops
 	if per <= 0 {
 		per = 250_000
@@ -38,7 +54,7 @@ func workqueueContention(_ context.Context, lib Lib, p Params, _ *fixture.Resour
 	for i := range keys {
 		keys[i] = "team-" + strconv.Itoa(i%fixture.Namespaces) + "/pod-" + strconv.Itoa(i)
 	}
-	q := lib.NewQueue()
+	f, _ := q.(forgetter)
 	var gate backlogGate
 	gate.cond.L = &gate.mu
 	var got sync.WaitGroup
@@ -50,6 +66,9 @@ func workqueueContention(_ context.Context, lib Lib, p Params, _ *fixture.Resour
 				if shutdown {
 					gate.consumed(n)
 					return
+				}
+				if f != nil {
+					f.Forget(k)
 				}
 				q.Done(k)
 				if n++; n == countBatch {
