@@ -53,7 +53,7 @@ stop() {
   fi
 }
 trap stop EXIT
-trap 'exit 130' INT TERM
+trap 'exit 130' INT TERM HUP PIPE
 
 wait_start=$SECONDS
 last=$SECONDS
