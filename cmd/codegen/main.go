@@ -64,7 +64,7 @@ func main() {
 		verbose     = flag.Bool("v", false, "print timings")
 		deepcopy    = flag.Bool("deepcopy", false, "also write zz_generated.deepcopy.go into input packages tagged +k8s:deepcopy-gen=package")
 		jsonRoots   = flag.String("jsondecode", "", "comma-separated API packages or importpath.Type roots to write reflection-free JSON decoders for, into -jsondecode-package")
-		jsonPackage = flag.String("jsondecode-package", "internal/jsondecode", "package, relative to -module, receiving the JSON decoders; it must be able to import <runtime>/internal/jsondecode/lex")
+		jsonPackage = flag.String("jsondecode-package", "internal/jsondecode", "package, relative to -module, receiving the JSON decoders; they call <runtime>/pkg/decoders")
 		protoRoots  = flag.String("protodecode", "", "comma-separated API packages or importpath.Type roots to write reflection-free protobuf decoders for, into -protodecode-package")
 		protoPkg    = flag.String("protodecode-package", "internal/protodecode", "package, relative to -module, receiving the protobuf decoders; it must be able to import <runtime>/internal/protodecode/wire")
 	)
@@ -130,7 +130,7 @@ func main() {
 		}
 	}
 	if roots := splitList(*jsonRoots); len(roots) > 0 {
-		opts := jsondecodegen.Options{Roots: roots, Package: *jsonPackage, RuntimePath: *runtimePath + "/internal/jsondecode/lex"}
+		opts := jsondecodegen.Options{Roots: roots, Package: *jsonPackage, RuntimePath: *runtimePath + "/pkg/decoders"}
 		if err := jsondecodegen.Generate(u, l, out, opts); err != nil {
 			fail(err)
 		}

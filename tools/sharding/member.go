@@ -12,6 +12,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/types"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
@@ -138,6 +139,9 @@ func (c MemberConfig) UnownedBound() time.Duration {
 // observation is what this member last saw of another member's Lease and
 // when, on this member's clock, it first saw it.
 type observation struct {
+	name     string // of the Lease
+	uid      string
+	version  string // resourceVersion
 	identity string
 	record   string // resourceVersion, renew time and claims: changes on every write
 	seenAt   time.Time
@@ -282,6 +286,7 @@ func (m *Member) tick(ctx context.Context) time.Duration {
 	}
 
 	now = m.clock.Now()
+	m.collect(ctx, now)
 	if now.Sub(m.lastRenew) >= m.config.RenewDeadline {
 		m.publish()
 		return m.nextWait()
@@ -338,6 +343,32 @@ func (m *Member) desired(now time.Time) slotSet {
 		names = append(names, o.identity)
 	}
 	return newSlotSet(Assign(names, m.config.Slots).SlotsOf(m.config.Identity))
+}
+
+// collect deletes the Leases of members that expired in this member's
+// view, each under a precondition on the version judged, so that a member
+// joining later does not wait a LeaseDuration for them to expire in its
+// own view. A member that renews meanwhile keeps its Lease (the delete
+// fails); one that comes back later writes a new one.
+func (m *Member) collect(ctx context.Context, now time.Time) {
+	ctx, cancel := context.WithTimeout(ctx, m.config.RetryPeriod)
+	defer cancel()
+	for name, o := range m.view {
+		if o.identity == m.config.Identity || now.Sub(o.seenAt) < m.config.LeaseDuration {
+			continue
+		}
+		uid, version := types.UID(o.uid), o.version
+		err := m.leases.Delete(ctx, name, metav1.DeleteOptions{Preconditions: &metav1.Preconditions{UID: &uid, ResourceVersion: &version}})
+		switch {
+		case err == nil || apierrors.IsNotFound(err):
+			klog.FromContext(ctx).V(2).Info("Deleted the Lease of an expired member", "lease", name, "member", o.identity)
+			delete(m.view, name)
+		case apierrors.IsConflict(err):
+			// Renewed meanwhile: the next read sees it.
+		default:
+			klog.FromContext(ctx).V(2).Info("Could not delete the Lease of an expired member", "lease", name, "err", err)
+		}
+	}
 }
 
 // claimedByOthers returns the slots claimed by live members other than
@@ -470,7 +501,7 @@ func (m *Member) read(ctx context.Context) error {
 
 // observe reads a member Lease.
 func observe(l *coordinationv1.Lease) *observation {
-	o := &observation{identity: *l.Spec.HolderIdentity}
+	o := &observation{name: l.Name, uid: string(l.UID), version: l.ResourceVersion, identity: *l.Spec.HolderIdentity}
 	var renew string
 	if l.Spec.RenewTime != nil {
 		renew = l.Spec.RenewTime.UTC().Format(time.RFC3339Nano)

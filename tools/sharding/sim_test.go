@@ -119,6 +119,7 @@ type simulation struct {
 	members map[string]*simMember
 	order   []string
 
+	boundFrom    int                     // hand-overs before this index are not bounded by the test case
 	owner        [simSlots]string        // active owner of each slot
 	lastOwner    [simSlots]string        // previous owner while unowned
 	unownedSince [simSlots]time.Duration // global time the slot became unowned
@@ -308,6 +309,22 @@ func TestSimulation(t *testing.T) {
 			moved: 24, // ideal 16, Assign's cascade adds a few
 		},
 		{
+			// The survivors delete the dead member's Lease, so a member
+			// joining later does not wait for it to expire in its view.
+			name: "join after a kill",
+			change: func(s *simulation) []string {
+				s.kill("b")
+				s.run(30 * time.Second)
+				if _, err := s.client.CoordinationV1().Leases(simNS).Get(context.Background(), simRing+"-b", metav1.GetOptions{}); err == nil {
+					s.t.Errorf("the dead member's Lease is still there")
+				}
+				s.boundFrom = len(s.handovers)
+				s.add("d", 1.0)
+				return []string{"a", "c", "d"}
+			},
+			bound: planned,
+		},
+		{
 			name: "partitioned member stops before its lease expires",
 			change: func(s *simulation) []string {
 				// b's clock is the slowest and the others' the fastest:
@@ -353,9 +370,10 @@ func TestSimulation(t *testing.T) {
 				}
 			}
 			before := s.owner
-			from := len(s.handovers)
+			s.boundFrom = len(s.handovers)
 
 			live := tc.change(s)
+			from := s.boundFrom
 			s.run(90 * time.Second)
 			s.checkSafe()
 			s.checkConverged(live...)
