@@ -112,7 +112,7 @@ func viaLexer(t testing.TB, data []byte, obj runtime.Object, newLexer func([]byt
 		return reference(data, obj)
 	}
 	defer l.Release()
-	l.Share = share
+	lex.SetShare(l, share)
 	handled, err := IntoIndexed(l, obj)
 	if !handled {
 		t.Fatalf("%T: not handled", obj)

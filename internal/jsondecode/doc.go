@@ -12,7 +12,9 @@
 // discovery/v1, events/v1 and a few meta/v1 types) and the type switch
 // Into dispatches on. hack/update-codegen.sh writes them with the rest of
 // the generated code; hack/verify-codegen.sh checks them. The hand-written
-// runtime they call is in the lex subpackage.
+// runtime they call is package decoders (pkg/decoders), public so that
+// decoders generated into users' API packages can call it too; Into also
+// finds the decoders those packages register there.
 //
 // The differential tests decode random, populated, mutated and corrupted
 // documents with Into (plus the fallback) and with sigs.k8s.io/json alone

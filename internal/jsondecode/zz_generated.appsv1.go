@@ -3,11 +3,11 @@
 package jsondecode
 
 import (
-	lex "github.com/kubeclient/client-go/internal/jsondecode/lex"
+	decoders "github.com/kubeclient/client-go/pkg/decoders"
 	appsv1 "k8s.io/api/apps/v1"
 )
 
-func decodeAppsv1ControllerRevision(l *lex.Lexer, v *appsv1.ControllerRevision) error {
+func decodeAppsv1ControllerRevision(l *decoders.Lexer, v *appsv1.ControllerRevision) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -19,15 +19,15 @@ func decodeAppsv1ControllerRevision(l *lex.Lexer, v *appsv1.ControllerRevision) 
 		var err error
 		switch string(key) {
 		case "apiVersion":
-			err = lex.String(l, &v.TypeMeta.APIVersion)
+			err = decoders.String(l, &v.TypeMeta.APIVersion)
 		case "data":
-			err = lex.Unmarshal(l, &v.Data)
+			err = decoders.Unmarshal(l, &v.Data)
 		case "kind":
-			err = lex.String(l, &v.TypeMeta.Kind)
+			err = decoders.String(l, &v.TypeMeta.Kind)
 		case "metadata":
 			err = decodeMetav1ObjectMeta(l, &v.ObjectMeta)
 		case "revision":
-			err = lex.Int(l, &v.Revision)
+			err = decoders.Int(l, &v.Revision)
 		default:
 			l.Skip()
 		}
@@ -37,7 +37,7 @@ func decodeAppsv1ControllerRevision(l *lex.Lexer, v *appsv1.ControllerRevision) 
 	}
 }
 
-func decodeAppsv1ControllerRevisionList(l *lex.Lexer, v *appsv1.ControllerRevisionList) error {
+func decodeAppsv1ControllerRevisionList(l *decoders.Lexer, v *appsv1.ControllerRevisionList) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -49,11 +49,11 @@ func decodeAppsv1ControllerRevisionList(l *lex.Lexer, v *appsv1.ControllerRevisi
 		var err error
 		switch string(key) {
 		case "apiVersion":
-			err = lex.String(l, &v.TypeMeta.APIVersion)
+			err = decoders.String(l, &v.TypeMeta.APIVersion)
 		case "items":
-			err = lex.Slice(l, &v.Items, decodeAppsv1ControllerRevision)
+			err = decoders.Slice(l, &v.Items, decodeAppsv1ControllerRevision)
 		case "kind":
-			err = lex.String(l, &v.TypeMeta.Kind)
+			err = decoders.String(l, &v.TypeMeta.Kind)
 		case "metadata":
 			err = decodeMetav1ListMeta(l, &v.ListMeta)
 		default:
@@ -65,7 +65,7 @@ func decodeAppsv1ControllerRevisionList(l *lex.Lexer, v *appsv1.ControllerRevisi
 	}
 }
 
-func decodeAppsv1DaemonSet(l *lex.Lexer, v *appsv1.DaemonSet) error {
+func decodeAppsv1DaemonSet(l *decoders.Lexer, v *appsv1.DaemonSet) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -77,9 +77,9 @@ func decodeAppsv1DaemonSet(l *lex.Lexer, v *appsv1.DaemonSet) error {
 		var err error
 		switch string(key) {
 		case "apiVersion":
-			err = lex.String(l, &v.TypeMeta.APIVersion)
+			err = decoders.String(l, &v.TypeMeta.APIVersion)
 		case "kind":
-			err = lex.String(l, &v.TypeMeta.Kind)
+			err = decoders.String(l, &v.TypeMeta.Kind)
 		case "metadata":
 			err = decodeMetav1ObjectMeta(l, &v.ObjectMeta)
 		case "spec":
@@ -95,7 +95,7 @@ func decodeAppsv1DaemonSet(l *lex.Lexer, v *appsv1.DaemonSet) error {
 	}
 }
 
-func decodeAppsv1DaemonSetList(l *lex.Lexer, v *appsv1.DaemonSetList) error {
+func decodeAppsv1DaemonSetList(l *decoders.Lexer, v *appsv1.DaemonSetList) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -107,11 +107,11 @@ func decodeAppsv1DaemonSetList(l *lex.Lexer, v *appsv1.DaemonSetList) error {
 		var err error
 		switch string(key) {
 		case "apiVersion":
-			err = lex.String(l, &v.TypeMeta.APIVersion)
+			err = decoders.String(l, &v.TypeMeta.APIVersion)
 		case "items":
-			err = lex.Slice(l, &v.Items, decodeAppsv1DaemonSet)
+			err = decoders.Slice(l, &v.Items, decodeAppsv1DaemonSet)
 		case "kind":
-			err = lex.String(l, &v.TypeMeta.Kind)
+			err = decoders.String(l, &v.TypeMeta.Kind)
 		case "metadata":
 			err = decodeMetav1ListMeta(l, &v.ListMeta)
 		default:
@@ -123,7 +123,7 @@ func decodeAppsv1DaemonSetList(l *lex.Lexer, v *appsv1.DaemonSetList) error {
 	}
 }
 
-func decodeAppsv1Deployment(l *lex.Lexer, v *appsv1.Deployment) error {
+func decodeAppsv1Deployment(l *decoders.Lexer, v *appsv1.Deployment) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -135,9 +135,9 @@ func decodeAppsv1Deployment(l *lex.Lexer, v *appsv1.Deployment) error {
 		var err error
 		switch string(key) {
 		case "apiVersion":
-			err = lex.String(l, &v.TypeMeta.APIVersion)
+			err = decoders.String(l, &v.TypeMeta.APIVersion)
 		case "kind":
-			err = lex.String(l, &v.TypeMeta.Kind)
+			err = decoders.String(l, &v.TypeMeta.Kind)
 		case "metadata":
 			err = decodeMetav1ObjectMeta(l, &v.ObjectMeta)
 		case "spec":
@@ -153,7 +153,7 @@ func decodeAppsv1Deployment(l *lex.Lexer, v *appsv1.Deployment) error {
 	}
 }
 
-func decodeAppsv1DeploymentList(l *lex.Lexer, v *appsv1.DeploymentList) error {
+func decodeAppsv1DeploymentList(l *decoders.Lexer, v *appsv1.DeploymentList) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -165,11 +165,11 @@ func decodeAppsv1DeploymentList(l *lex.Lexer, v *appsv1.DeploymentList) error {
 		var err error
 		switch string(key) {
 		case "apiVersion":
-			err = lex.String(l, &v.TypeMeta.APIVersion)
+			err = decoders.String(l, &v.TypeMeta.APIVersion)
 		case "items":
-			err = lex.Slice(l, &v.Items, decodeAppsv1Deployment)
+			err = decoders.Slice(l, &v.Items, decodeAppsv1Deployment)
 		case "kind":
-			err = lex.String(l, &v.TypeMeta.Kind)
+			err = decoders.String(l, &v.TypeMeta.Kind)
 		case "metadata":
 			err = decodeMetav1ListMeta(l, &v.ListMeta)
 		default:
@@ -181,7 +181,7 @@ func decodeAppsv1DeploymentList(l *lex.Lexer, v *appsv1.DeploymentList) error {
 	}
 }
 
-func decodeAppsv1ReplicaSet(l *lex.Lexer, v *appsv1.ReplicaSet) error {
+func decodeAppsv1ReplicaSet(l *decoders.Lexer, v *appsv1.ReplicaSet) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -193,9 +193,9 @@ func decodeAppsv1ReplicaSet(l *lex.Lexer, v *appsv1.ReplicaSet) error {
 		var err error
 		switch string(key) {
 		case "apiVersion":
-			err = lex.String(l, &v.TypeMeta.APIVersion)
+			err = decoders.String(l, &v.TypeMeta.APIVersion)
 		case "kind":
-			err = lex.String(l, &v.TypeMeta.Kind)
+			err = decoders.String(l, &v.TypeMeta.Kind)
 		case "metadata":
 			err = decodeMetav1ObjectMeta(l, &v.ObjectMeta)
 		case "spec":
@@ -211,7 +211,7 @@ func decodeAppsv1ReplicaSet(l *lex.Lexer, v *appsv1.ReplicaSet) error {
 	}
 }
 
-func decodeAppsv1ReplicaSetList(l *lex.Lexer, v *appsv1.ReplicaSetList) error {
+func decodeAppsv1ReplicaSetList(l *decoders.Lexer, v *appsv1.ReplicaSetList) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -223,11 +223,11 @@ func decodeAppsv1ReplicaSetList(l *lex.Lexer, v *appsv1.ReplicaSetList) error {
 		var err error
 		switch string(key) {
 		case "apiVersion":
-			err = lex.String(l, &v.TypeMeta.APIVersion)
+			err = decoders.String(l, &v.TypeMeta.APIVersion)
 		case "items":
-			err = lex.Slice(l, &v.Items, decodeAppsv1ReplicaSet)
+			err = decoders.Slice(l, &v.Items, decodeAppsv1ReplicaSet)
 		case "kind":
-			err = lex.String(l, &v.TypeMeta.Kind)
+			err = decoders.String(l, &v.TypeMeta.Kind)
 		case "metadata":
 			err = decodeMetav1ListMeta(l, &v.ListMeta)
 		default:
@@ -239,7 +239,7 @@ func decodeAppsv1ReplicaSetList(l *lex.Lexer, v *appsv1.ReplicaSetList) error {
 	}
 }
 
-func decodeAppsv1StatefulSet(l *lex.Lexer, v *appsv1.StatefulSet) error {
+func decodeAppsv1StatefulSet(l *decoders.Lexer, v *appsv1.StatefulSet) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -251,9 +251,9 @@ func decodeAppsv1StatefulSet(l *lex.Lexer, v *appsv1.StatefulSet) error {
 		var err error
 		switch string(key) {
 		case "apiVersion":
-			err = lex.String(l, &v.TypeMeta.APIVersion)
+			err = decoders.String(l, &v.TypeMeta.APIVersion)
 		case "kind":
-			err = lex.String(l, &v.TypeMeta.Kind)
+			err = decoders.String(l, &v.TypeMeta.Kind)
 		case "metadata":
 			err = decodeMetav1ObjectMeta(l, &v.ObjectMeta)
 		case "spec":
@@ -269,7 +269,7 @@ func decodeAppsv1StatefulSet(l *lex.Lexer, v *appsv1.StatefulSet) error {
 	}
 }
 
-func decodeAppsv1StatefulSetList(l *lex.Lexer, v *appsv1.StatefulSetList) error {
+func decodeAppsv1StatefulSetList(l *decoders.Lexer, v *appsv1.StatefulSetList) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -281,11 +281,11 @@ func decodeAppsv1StatefulSetList(l *lex.Lexer, v *appsv1.StatefulSetList) error 
 		var err error
 		switch string(key) {
 		case "apiVersion":
-			err = lex.String(l, &v.TypeMeta.APIVersion)
+			err = decoders.String(l, &v.TypeMeta.APIVersion)
 		case "items":
-			err = lex.Slice(l, &v.Items, decodeAppsv1StatefulSet)
+			err = decoders.Slice(l, &v.Items, decodeAppsv1StatefulSet)
 		case "kind":
-			err = lex.String(l, &v.TypeMeta.Kind)
+			err = decoders.String(l, &v.TypeMeta.Kind)
 		case "metadata":
 			err = decodeMetav1ListMeta(l, &v.ListMeta)
 		default:
@@ -297,7 +297,7 @@ func decodeAppsv1StatefulSetList(l *lex.Lexer, v *appsv1.StatefulSetList) error 
 	}
 }
 
-func decodeAppsv1DaemonSetSpec(l *lex.Lexer, v *appsv1.DaemonSetSpec) error {
+func decodeAppsv1DaemonSetSpec(l *decoders.Lexer, v *appsv1.DaemonSetSpec) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -309,11 +309,11 @@ func decodeAppsv1DaemonSetSpec(l *lex.Lexer, v *appsv1.DaemonSetSpec) error {
 		var err error
 		switch string(key) {
 		case "minReadySeconds":
-			err = lex.Int(l, &v.MinReadySeconds)
+			err = decoders.Int(l, &v.MinReadySeconds)
 		case "revisionHistoryLimit":
-			err = lex.Ptr(l, &v.RevisionHistoryLimit, func(l *lex.Lexer, v *int32) error { return lex.Int(l, v) })
+			err = decoders.Ptr(l, &v.RevisionHistoryLimit, func(l *decoders.Lexer, v *int32) error { return decoders.Int(l, v) })
 		case "selector":
-			err = lex.Ptr(l, &v.Selector, decodeMetav1LabelSelector)
+			err = decoders.Ptr(l, &v.Selector, decodeMetav1LabelSelector)
 		case "template":
 			err = decodeCorev1PodTemplateSpec(l, &v.Template)
 		case "updateStrategy":
@@ -327,7 +327,7 @@ func decodeAppsv1DaemonSetSpec(l *lex.Lexer, v *appsv1.DaemonSetSpec) error {
 	}
 }
 
-func decodeAppsv1DaemonSetStatus(l *lex.Lexer, v *appsv1.DaemonSetStatus) error {
+func decodeAppsv1DaemonSetStatus(l *decoders.Lexer, v *appsv1.DaemonSetStatus) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -339,25 +339,25 @@ func decodeAppsv1DaemonSetStatus(l *lex.Lexer, v *appsv1.DaemonSetStatus) error 
 		var err error
 		switch string(key) {
 		case "collisionCount":
-			err = lex.Ptr(l, &v.CollisionCount, func(l *lex.Lexer, v *int32) error { return lex.Int(l, v) })
+			err = decoders.Ptr(l, &v.CollisionCount, func(l *decoders.Lexer, v *int32) error { return decoders.Int(l, v) })
 		case "conditions":
-			err = lex.Slice(l, &v.Conditions, decodeAppsv1DaemonSetCondition)
+			err = decoders.Slice(l, &v.Conditions, decodeAppsv1DaemonSetCondition)
 		case "currentNumberScheduled":
-			err = lex.Int(l, &v.CurrentNumberScheduled)
+			err = decoders.Int(l, &v.CurrentNumberScheduled)
 		case "desiredNumberScheduled":
-			err = lex.Int(l, &v.DesiredNumberScheduled)
+			err = decoders.Int(l, &v.DesiredNumberScheduled)
 		case "numberAvailable":
-			err = lex.Int(l, &v.NumberAvailable)
+			err = decoders.Int(l, &v.NumberAvailable)
 		case "numberMisscheduled":
-			err = lex.Int(l, &v.NumberMisscheduled)
+			err = decoders.Int(l, &v.NumberMisscheduled)
 		case "numberReady":
-			err = lex.Int(l, &v.NumberReady)
+			err = decoders.Int(l, &v.NumberReady)
 		case "numberUnavailable":
-			err = lex.Int(l, &v.NumberUnavailable)
+			err = decoders.Int(l, &v.NumberUnavailable)
 		case "observedGeneration":
-			err = lex.Int(l, &v.ObservedGeneration)
+			err = decoders.Int(l, &v.ObservedGeneration)
 		case "updatedNumberScheduled":
-			err = lex.Int(l, &v.UpdatedNumberScheduled)
+			err = decoders.Int(l, &v.UpdatedNumberScheduled)
 		default:
 			l.Skip()
 		}
@@ -367,7 +367,7 @@ func decodeAppsv1DaemonSetStatus(l *lex.Lexer, v *appsv1.DaemonSetStatus) error 
 	}
 }
 
-func decodeAppsv1DeploymentSpec(l *lex.Lexer, v *appsv1.DeploymentSpec) error {
+func decodeAppsv1DeploymentSpec(l *decoders.Lexer, v *appsv1.DeploymentSpec) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -379,17 +379,17 @@ func decodeAppsv1DeploymentSpec(l *lex.Lexer, v *appsv1.DeploymentSpec) error {
 		var err error
 		switch string(key) {
 		case "minReadySeconds":
-			err = lex.Int(l, &v.MinReadySeconds)
+			err = decoders.Int(l, &v.MinReadySeconds)
 		case "paused":
-			err = lex.Bool(l, &v.Paused)
+			err = decoders.Bool(l, &v.Paused)
 		case "progressDeadlineSeconds":
-			err = lex.Ptr(l, &v.ProgressDeadlineSeconds, func(l *lex.Lexer, v *int32) error { return lex.Int(l, v) })
+			err = decoders.Ptr(l, &v.ProgressDeadlineSeconds, func(l *decoders.Lexer, v *int32) error { return decoders.Int(l, v) })
 		case "replicas":
-			err = lex.Ptr(l, &v.Replicas, func(l *lex.Lexer, v *int32) error { return lex.Int(l, v) })
+			err = decoders.Ptr(l, &v.Replicas, func(l *decoders.Lexer, v *int32) error { return decoders.Int(l, v) })
 		case "revisionHistoryLimit":
-			err = lex.Ptr(l, &v.RevisionHistoryLimit, func(l *lex.Lexer, v *int32) error { return lex.Int(l, v) })
+			err = decoders.Ptr(l, &v.RevisionHistoryLimit, func(l *decoders.Lexer, v *int32) error { return decoders.Int(l, v) })
 		case "selector":
-			err = lex.Ptr(l, &v.Selector, decodeMetav1LabelSelector)
+			err = decoders.Ptr(l, &v.Selector, decodeMetav1LabelSelector)
 		case "strategy":
 			err = decodeAppsv1DeploymentStrategy(l, &v.Strategy)
 		case "template":
@@ -403,7 +403,7 @@ func decodeAppsv1DeploymentSpec(l *lex.Lexer, v *appsv1.DeploymentSpec) error {
 	}
 }
 
-func decodeAppsv1DeploymentStatus(l *lex.Lexer, v *appsv1.DeploymentStatus) error {
+func decodeAppsv1DeploymentStatus(l *decoders.Lexer, v *appsv1.DeploymentStatus) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -415,23 +415,23 @@ func decodeAppsv1DeploymentStatus(l *lex.Lexer, v *appsv1.DeploymentStatus) erro
 		var err error
 		switch string(key) {
 		case "availableReplicas":
-			err = lex.Int(l, &v.AvailableReplicas)
+			err = decoders.Int(l, &v.AvailableReplicas)
 		case "collisionCount":
-			err = lex.Ptr(l, &v.CollisionCount, func(l *lex.Lexer, v *int32) error { return lex.Int(l, v) })
+			err = decoders.Ptr(l, &v.CollisionCount, func(l *decoders.Lexer, v *int32) error { return decoders.Int(l, v) })
 		case "conditions":
-			err = lex.Slice(l, &v.Conditions, decodeAppsv1DeploymentCondition)
+			err = decoders.Slice(l, &v.Conditions, decodeAppsv1DeploymentCondition)
 		case "observedGeneration":
-			err = lex.Int(l, &v.ObservedGeneration)
+			err = decoders.Int(l, &v.ObservedGeneration)
 		case "readyReplicas":
-			err = lex.Int(l, &v.ReadyReplicas)
+			err = decoders.Int(l, &v.ReadyReplicas)
 		case "replicas":
-			err = lex.Int(l, &v.Replicas)
+			err = decoders.Int(l, &v.Replicas)
 		case "terminatingReplicas":
-			err = lex.Ptr(l, &v.TerminatingReplicas, func(l *lex.Lexer, v *int32) error { return lex.Int(l, v) })
+			err = decoders.Ptr(l, &v.TerminatingReplicas, func(l *decoders.Lexer, v *int32) error { return decoders.Int(l, v) })
 		case "unavailableReplicas":
-			err = lex.Int(l, &v.UnavailableReplicas)
+			err = decoders.Int(l, &v.UnavailableReplicas)
 		case "updatedReplicas":
-			err = lex.Int(l, &v.UpdatedReplicas)
+			err = decoders.Int(l, &v.UpdatedReplicas)
 		default:
 			l.Skip()
 		}
@@ -441,7 +441,7 @@ func decodeAppsv1DeploymentStatus(l *lex.Lexer, v *appsv1.DeploymentStatus) erro
 	}
 }
 
-func decodeAppsv1ReplicaSetSpec(l *lex.Lexer, v *appsv1.ReplicaSetSpec) error {
+func decodeAppsv1ReplicaSetSpec(l *decoders.Lexer, v *appsv1.ReplicaSetSpec) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -453,11 +453,11 @@ func decodeAppsv1ReplicaSetSpec(l *lex.Lexer, v *appsv1.ReplicaSetSpec) error {
 		var err error
 		switch string(key) {
 		case "minReadySeconds":
-			err = lex.Int(l, &v.MinReadySeconds)
+			err = decoders.Int(l, &v.MinReadySeconds)
 		case "replicas":
-			err = lex.Ptr(l, &v.Replicas, func(l *lex.Lexer, v *int32) error { return lex.Int(l, v) })
+			err = decoders.Ptr(l, &v.Replicas, func(l *decoders.Lexer, v *int32) error { return decoders.Int(l, v) })
 		case "selector":
-			err = lex.Ptr(l, &v.Selector, decodeMetav1LabelSelector)
+			err = decoders.Ptr(l, &v.Selector, decodeMetav1LabelSelector)
 		case "template":
 			err = decodeCorev1PodTemplateSpec(l, &v.Template)
 		default:
@@ -469,7 +469,7 @@ func decodeAppsv1ReplicaSetSpec(l *lex.Lexer, v *appsv1.ReplicaSetSpec) error {
 	}
 }
 
-func decodeAppsv1ReplicaSetStatus(l *lex.Lexer, v *appsv1.ReplicaSetStatus) error {
+func decodeAppsv1ReplicaSetStatus(l *decoders.Lexer, v *appsv1.ReplicaSetStatus) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -481,19 +481,19 @@ func decodeAppsv1ReplicaSetStatus(l *lex.Lexer, v *appsv1.ReplicaSetStatus) erro
 		var err error
 		switch string(key) {
 		case "availableReplicas":
-			err = lex.Int(l, &v.AvailableReplicas)
+			err = decoders.Int(l, &v.AvailableReplicas)
 		case "conditions":
-			err = lex.Slice(l, &v.Conditions, decodeAppsv1ReplicaSetCondition)
+			err = decoders.Slice(l, &v.Conditions, decodeAppsv1ReplicaSetCondition)
 		case "fullyLabeledReplicas":
-			err = lex.Int(l, &v.FullyLabeledReplicas)
+			err = decoders.Int(l, &v.FullyLabeledReplicas)
 		case "observedGeneration":
-			err = lex.Int(l, &v.ObservedGeneration)
+			err = decoders.Int(l, &v.ObservedGeneration)
 		case "readyReplicas":
-			err = lex.Int(l, &v.ReadyReplicas)
+			err = decoders.Int(l, &v.ReadyReplicas)
 		case "replicas":
-			err = lex.Int(l, &v.Replicas)
+			err = decoders.Int(l, &v.Replicas)
 		case "terminatingReplicas":
-			err = lex.Ptr(l, &v.TerminatingReplicas, func(l *lex.Lexer, v *int32) error { return lex.Int(l, v) })
+			err = decoders.Ptr(l, &v.TerminatingReplicas, func(l *decoders.Lexer, v *int32) error { return decoders.Int(l, v) })
 		default:
 			l.Skip()
 		}
@@ -503,7 +503,7 @@ func decodeAppsv1ReplicaSetStatus(l *lex.Lexer, v *appsv1.ReplicaSetStatus) erro
 	}
 }
 
-func decodeAppsv1StatefulSetSpec(l *lex.Lexer, v *appsv1.StatefulSetSpec) error {
+func decodeAppsv1StatefulSetSpec(l *decoders.Lexer, v *appsv1.StatefulSetSpec) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -515,27 +515,27 @@ func decodeAppsv1StatefulSetSpec(l *lex.Lexer, v *appsv1.StatefulSetSpec) error 
 		var err error
 		switch string(key) {
 		case "minReadySeconds":
-			err = lex.Int(l, &v.MinReadySeconds)
+			err = decoders.Int(l, &v.MinReadySeconds)
 		case "ordinals":
-			err = lex.Ptr(l, &v.Ordinals, decodeAppsv1StatefulSetOrdinals)
+			err = decoders.Ptr(l, &v.Ordinals, decodeAppsv1StatefulSetOrdinals)
 		case "persistentVolumeClaimRetentionPolicy":
-			err = lex.Ptr(l, &v.PersistentVolumeClaimRetentionPolicy, decodeAppsv1StatefulSetPersistentVolumeClaimRetentionPolicy)
+			err = decoders.Ptr(l, &v.PersistentVolumeClaimRetentionPolicy, decodeAppsv1StatefulSetPersistentVolumeClaimRetentionPolicy)
 		case "podManagementPolicy":
-			err = lex.String(l, &v.PodManagementPolicy)
+			err = decoders.String(l, &v.PodManagementPolicy)
 		case "replicas":
-			err = lex.Ptr(l, &v.Replicas, func(l *lex.Lexer, v *int32) error { return lex.Int(l, v) })
+			err = decoders.Ptr(l, &v.Replicas, func(l *decoders.Lexer, v *int32) error { return decoders.Int(l, v) })
 		case "revisionHistoryLimit":
-			err = lex.Ptr(l, &v.RevisionHistoryLimit, func(l *lex.Lexer, v *int32) error { return lex.Int(l, v) })
+			err = decoders.Ptr(l, &v.RevisionHistoryLimit, func(l *decoders.Lexer, v *int32) error { return decoders.Int(l, v) })
 		case "selector":
-			err = lex.Ptr(l, &v.Selector, decodeMetav1LabelSelector)
+			err = decoders.Ptr(l, &v.Selector, decodeMetav1LabelSelector)
 		case "serviceName":
-			err = lex.String(l, &v.ServiceName)
+			err = decoders.String(l, &v.ServiceName)
 		case "template":
 			err = decodeCorev1PodTemplateSpec(l, &v.Template)
 		case "updateStrategy":
 			err = decodeAppsv1StatefulSetUpdateStrategy(l, &v.UpdateStrategy)
 		case "volumeClaimTemplates":
-			err = lex.Slice(l, &v.VolumeClaimTemplates, decodeCorev1PersistentVolumeClaim)
+			err = decoders.Slice(l, &v.VolumeClaimTemplates, decodeCorev1PersistentVolumeClaim)
 		default:
 			l.Skip()
 		}
@@ -545,7 +545,7 @@ func decodeAppsv1StatefulSetSpec(l *lex.Lexer, v *appsv1.StatefulSetSpec) error 
 	}
 }
 
-func decodeAppsv1StatefulSetStatus(l *lex.Lexer, v *appsv1.StatefulSetStatus) error {
+func decodeAppsv1StatefulSetStatus(l *decoders.Lexer, v *appsv1.StatefulSetStatus) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -557,25 +557,25 @@ func decodeAppsv1StatefulSetStatus(l *lex.Lexer, v *appsv1.StatefulSetStatus) er
 		var err error
 		switch string(key) {
 		case "availableReplicas":
-			err = lex.Int(l, &v.AvailableReplicas)
+			err = decoders.Int(l, &v.AvailableReplicas)
 		case "collisionCount":
-			err = lex.Ptr(l, &v.CollisionCount, func(l *lex.Lexer, v *int32) error { return lex.Int(l, v) })
+			err = decoders.Ptr(l, &v.CollisionCount, func(l *decoders.Lexer, v *int32) error { return decoders.Int(l, v) })
 		case "conditions":
-			err = lex.Slice(l, &v.Conditions, decodeAppsv1StatefulSetCondition)
+			err = decoders.Slice(l, &v.Conditions, decodeAppsv1StatefulSetCondition)
 		case "currentReplicas":
-			err = lex.Int(l, &v.CurrentReplicas)
+			err = decoders.Int(l, &v.CurrentReplicas)
 		case "currentRevision":
-			err = lex.String(l, &v.CurrentRevision)
+			err = decoders.String(l, &v.CurrentRevision)
 		case "observedGeneration":
-			err = lex.Int(l, &v.ObservedGeneration)
+			err = decoders.Int(l, &v.ObservedGeneration)
 		case "readyReplicas":
-			err = lex.Int(l, &v.ReadyReplicas)
+			err = decoders.Int(l, &v.ReadyReplicas)
 		case "replicas":
-			err = lex.Int(l, &v.Replicas)
+			err = decoders.Int(l, &v.Replicas)
 		case "updateRevision":
-			err = lex.String(l, &v.UpdateRevision)
+			err = decoders.String(l, &v.UpdateRevision)
 		case "updatedReplicas":
-			err = lex.Int(l, &v.UpdatedReplicas)
+			err = decoders.Int(l, &v.UpdatedReplicas)
 		default:
 			l.Skip()
 		}
@@ -585,7 +585,7 @@ func decodeAppsv1StatefulSetStatus(l *lex.Lexer, v *appsv1.StatefulSetStatus) er
 	}
 }
 
-func decodeAppsv1DaemonSetUpdateStrategy(l *lex.Lexer, v *appsv1.DaemonSetUpdateStrategy) error {
+func decodeAppsv1DaemonSetUpdateStrategy(l *decoders.Lexer, v *appsv1.DaemonSetUpdateStrategy) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -597,9 +597,9 @@ func decodeAppsv1DaemonSetUpdateStrategy(l *lex.Lexer, v *appsv1.DaemonSetUpdate
 		var err error
 		switch string(key) {
 		case "rollingUpdate":
-			err = lex.Ptr(l, &v.RollingUpdate, decodeAppsv1RollingUpdateDaemonSet)
+			err = decoders.Ptr(l, &v.RollingUpdate, decodeAppsv1RollingUpdateDaemonSet)
 		case "type":
-			err = lex.String(l, &v.Type)
+			err = decoders.String(l, &v.Type)
 		default:
 			l.Skip()
 		}
@@ -609,7 +609,7 @@ func decodeAppsv1DaemonSetUpdateStrategy(l *lex.Lexer, v *appsv1.DaemonSetUpdate
 	}
 }
 
-func decodeAppsv1DaemonSetCondition(l *lex.Lexer, v *appsv1.DaemonSetCondition) error {
+func decodeAppsv1DaemonSetCondition(l *decoders.Lexer, v *appsv1.DaemonSetCondition) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -621,15 +621,15 @@ func decodeAppsv1DaemonSetCondition(l *lex.Lexer, v *appsv1.DaemonSetCondition) 
 		var err error
 		switch string(key) {
 		case "lastTransitionTime":
-			err = lex.Time(l, &v.LastTransitionTime)
+			err = decoders.Time(l, &v.LastTransitionTime)
 		case "message":
-			err = lex.String(l, &v.Message)
+			err = decoders.String(l, &v.Message)
 		case "reason":
-			err = lex.String(l, &v.Reason)
+			err = decoders.String(l, &v.Reason)
 		case "status":
-			err = lex.String(l, &v.Status)
+			err = decoders.String(l, &v.Status)
 		case "type":
-			err = lex.String(l, &v.Type)
+			err = decoders.String(l, &v.Type)
 		default:
 			l.Skip()
 		}
@@ -639,7 +639,7 @@ func decodeAppsv1DaemonSetCondition(l *lex.Lexer, v *appsv1.DaemonSetCondition) 
 	}
 }
 
-func decodeAppsv1DeploymentStrategy(l *lex.Lexer, v *appsv1.DeploymentStrategy) error {
+func decodeAppsv1DeploymentStrategy(l *decoders.Lexer, v *appsv1.DeploymentStrategy) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -651,9 +651,9 @@ func decodeAppsv1DeploymentStrategy(l *lex.Lexer, v *appsv1.DeploymentStrategy) 
 		var err error
 		switch string(key) {
 		case "rollingUpdate":
-			err = lex.Ptr(l, &v.RollingUpdate, decodeAppsv1RollingUpdateDeployment)
+			err = decoders.Ptr(l, &v.RollingUpdate, decodeAppsv1RollingUpdateDeployment)
 		case "type":
-			err = lex.String(l, &v.Type)
+			err = decoders.String(l, &v.Type)
 		default:
 			l.Skip()
 		}
@@ -663,7 +663,7 @@ func decodeAppsv1DeploymentStrategy(l *lex.Lexer, v *appsv1.DeploymentStrategy) 
 	}
 }
 
-func decodeAppsv1DeploymentCondition(l *lex.Lexer, v *appsv1.DeploymentCondition) error {
+func decodeAppsv1DeploymentCondition(l *decoders.Lexer, v *appsv1.DeploymentCondition) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -675,17 +675,17 @@ func decodeAppsv1DeploymentCondition(l *lex.Lexer, v *appsv1.DeploymentCondition
 		var err error
 		switch string(key) {
 		case "lastTransitionTime":
-			err = lex.Time(l, &v.LastTransitionTime)
+			err = decoders.Time(l, &v.LastTransitionTime)
 		case "lastUpdateTime":
-			err = lex.Time(l, &v.LastUpdateTime)
+			err = decoders.Time(l, &v.LastUpdateTime)
 		case "message":
-			err = lex.String(l, &v.Message)
+			err = decoders.String(l, &v.Message)
 		case "reason":
-			err = lex.String(l, &v.Reason)
+			err = decoders.String(l, &v.Reason)
 		case "status":
-			err = lex.String(l, &v.Status)
+			err = decoders.String(l, &v.Status)
 		case "type":
-			err = lex.String(l, &v.Type)
+			err = decoders.String(l, &v.Type)
 		default:
 			l.Skip()
 		}
@@ -695,7 +695,7 @@ func decodeAppsv1DeploymentCondition(l *lex.Lexer, v *appsv1.DeploymentCondition
 	}
 }
 
-func decodeAppsv1ReplicaSetCondition(l *lex.Lexer, v *appsv1.ReplicaSetCondition) error {
+func decodeAppsv1ReplicaSetCondition(l *decoders.Lexer, v *appsv1.ReplicaSetCondition) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -707,15 +707,15 @@ func decodeAppsv1ReplicaSetCondition(l *lex.Lexer, v *appsv1.ReplicaSetCondition
 		var err error
 		switch string(key) {
 		case "lastTransitionTime":
-			err = lex.Time(l, &v.LastTransitionTime)
+			err = decoders.Time(l, &v.LastTransitionTime)
 		case "message":
-			err = lex.String(l, &v.Message)
+			err = decoders.String(l, &v.Message)
 		case "reason":
-			err = lex.String(l, &v.Reason)
+			err = decoders.String(l, &v.Reason)
 		case "status":
-			err = lex.String(l, &v.Status)
+			err = decoders.String(l, &v.Status)
 		case "type":
-			err = lex.String(l, &v.Type)
+			err = decoders.String(l, &v.Type)
 		default:
 			l.Skip()
 		}
@@ -725,7 +725,7 @@ func decodeAppsv1ReplicaSetCondition(l *lex.Lexer, v *appsv1.ReplicaSetCondition
 	}
 }
 
-func decodeAppsv1StatefulSetOrdinals(l *lex.Lexer, v *appsv1.StatefulSetOrdinals) error {
+func decodeAppsv1StatefulSetOrdinals(l *decoders.Lexer, v *appsv1.StatefulSetOrdinals) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -737,7 +737,7 @@ func decodeAppsv1StatefulSetOrdinals(l *lex.Lexer, v *appsv1.StatefulSetOrdinals
 		var err error
 		switch string(key) {
 		case "start":
-			err = lex.Int(l, &v.Start)
+			err = decoders.Int(l, &v.Start)
 		default:
 			l.Skip()
 		}
@@ -747,7 +747,7 @@ func decodeAppsv1StatefulSetOrdinals(l *lex.Lexer, v *appsv1.StatefulSetOrdinals
 	}
 }
 
-func decodeAppsv1StatefulSetPersistentVolumeClaimRetentionPolicy(l *lex.Lexer, v *appsv1.StatefulSetPersistentVolumeClaimRetentionPolicy) error {
+func decodeAppsv1StatefulSetPersistentVolumeClaimRetentionPolicy(l *decoders.Lexer, v *appsv1.StatefulSetPersistentVolumeClaimRetentionPolicy) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -759,9 +759,9 @@ func decodeAppsv1StatefulSetPersistentVolumeClaimRetentionPolicy(l *lex.Lexer, v
 		var err error
 		switch string(key) {
 		case "whenDeleted":
-			err = lex.String(l, &v.WhenDeleted)
+			err = decoders.String(l, &v.WhenDeleted)
 		case "whenScaled":
-			err = lex.String(l, &v.WhenScaled)
+			err = decoders.String(l, &v.WhenScaled)
 		default:
 			l.Skip()
 		}
@@ -771,7 +771,7 @@ func decodeAppsv1StatefulSetPersistentVolumeClaimRetentionPolicy(l *lex.Lexer, v
 	}
 }
 
-func decodeAppsv1StatefulSetUpdateStrategy(l *lex.Lexer, v *appsv1.StatefulSetUpdateStrategy) error {
+func decodeAppsv1StatefulSetUpdateStrategy(l *decoders.Lexer, v *appsv1.StatefulSetUpdateStrategy) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -783,9 +783,9 @@ func decodeAppsv1StatefulSetUpdateStrategy(l *lex.Lexer, v *appsv1.StatefulSetUp
 		var err error
 		switch string(key) {
 		case "rollingUpdate":
-			err = lex.Ptr(l, &v.RollingUpdate, decodeAppsv1RollingUpdateStatefulSetStrategy)
+			err = decoders.Ptr(l, &v.RollingUpdate, decodeAppsv1RollingUpdateStatefulSetStrategy)
 		case "type":
-			err = lex.String(l, &v.Type)
+			err = decoders.String(l, &v.Type)
 		default:
 			l.Skip()
 		}
@@ -795,7 +795,7 @@ func decodeAppsv1StatefulSetUpdateStrategy(l *lex.Lexer, v *appsv1.StatefulSetUp
 	}
 }
 
-func decodeAppsv1StatefulSetCondition(l *lex.Lexer, v *appsv1.StatefulSetCondition) error {
+func decodeAppsv1StatefulSetCondition(l *decoders.Lexer, v *appsv1.StatefulSetCondition) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -807,15 +807,15 @@ func decodeAppsv1StatefulSetCondition(l *lex.Lexer, v *appsv1.StatefulSetConditi
 		var err error
 		switch string(key) {
 		case "lastTransitionTime":
-			err = lex.Time(l, &v.LastTransitionTime)
+			err = decoders.Time(l, &v.LastTransitionTime)
 		case "message":
-			err = lex.String(l, &v.Message)
+			err = decoders.String(l, &v.Message)
 		case "reason":
-			err = lex.String(l, &v.Reason)
+			err = decoders.String(l, &v.Reason)
 		case "status":
-			err = lex.String(l, &v.Status)
+			err = decoders.String(l, &v.Status)
 		case "type":
-			err = lex.String(l, &v.Type)
+			err = decoders.String(l, &v.Type)
 		default:
 			l.Skip()
 		}
@@ -825,7 +825,7 @@ func decodeAppsv1StatefulSetCondition(l *lex.Lexer, v *appsv1.StatefulSetConditi
 	}
 }
 
-func decodeAppsv1RollingUpdateDaemonSet(l *lex.Lexer, v *appsv1.RollingUpdateDaemonSet) error {
+func decodeAppsv1RollingUpdateDaemonSet(l *decoders.Lexer, v *appsv1.RollingUpdateDaemonSet) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -837,9 +837,9 @@ func decodeAppsv1RollingUpdateDaemonSet(l *lex.Lexer, v *appsv1.RollingUpdateDae
 		var err error
 		switch string(key) {
 		case "maxSurge":
-			err = lex.Ptr(l, &v.MaxSurge, lex.IntOrString)
+			err = decoders.Ptr(l, &v.MaxSurge, decoders.IntOrString)
 		case "maxUnavailable":
-			err = lex.Ptr(l, &v.MaxUnavailable, lex.IntOrString)
+			err = decoders.Ptr(l, &v.MaxUnavailable, decoders.IntOrString)
 		default:
 			l.Skip()
 		}
@@ -849,7 +849,7 @@ func decodeAppsv1RollingUpdateDaemonSet(l *lex.Lexer, v *appsv1.RollingUpdateDae
 	}
 }
 
-func decodeAppsv1RollingUpdateDeployment(l *lex.Lexer, v *appsv1.RollingUpdateDeployment) error {
+func decodeAppsv1RollingUpdateDeployment(l *decoders.Lexer, v *appsv1.RollingUpdateDeployment) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -861,9 +861,9 @@ func decodeAppsv1RollingUpdateDeployment(l *lex.Lexer, v *appsv1.RollingUpdateDe
 		var err error
 		switch string(key) {
 		case "maxSurge":
-			err = lex.Ptr(l, &v.MaxSurge, lex.IntOrString)
+			err = decoders.Ptr(l, &v.MaxSurge, decoders.IntOrString)
 		case "maxUnavailable":
-			err = lex.Ptr(l, &v.MaxUnavailable, lex.IntOrString)
+			err = decoders.Ptr(l, &v.MaxUnavailable, decoders.IntOrString)
 		default:
 			l.Skip()
 		}
@@ -873,7 +873,7 @@ func decodeAppsv1RollingUpdateDeployment(l *lex.Lexer, v *appsv1.RollingUpdateDe
 	}
 }
 
-func decodeAppsv1RollingUpdateStatefulSetStrategy(l *lex.Lexer, v *appsv1.RollingUpdateStatefulSetStrategy) error {
+func decodeAppsv1RollingUpdateStatefulSetStrategy(l *decoders.Lexer, v *appsv1.RollingUpdateStatefulSetStrategy) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -885,9 +885,9 @@ func decodeAppsv1RollingUpdateStatefulSetStrategy(l *lex.Lexer, v *appsv1.Rollin
 		var err error
 		switch string(key) {
 		case "maxUnavailable":
-			err = lex.Ptr(l, &v.MaxUnavailable, lex.IntOrString)
+			err = decoders.Ptr(l, &v.MaxUnavailable, decoders.IntOrString)
 		case "partition":
-			err = lex.Ptr(l, &v.Partition, func(l *lex.Lexer, v *int32) error { return lex.Int(l, v) })
+			err = decoders.Ptr(l, &v.Partition, func(l *decoders.Lexer, v *int32) error { return decoders.Int(l, v) })
 		default:
 			l.Skip()
 		}

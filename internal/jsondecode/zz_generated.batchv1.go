@@ -3,12 +3,12 @@
 package jsondecode
 
 import (
-	lex "github.com/kubeclient/client-go/internal/jsondecode/lex"
+	decoders "github.com/kubeclient/client-go/pkg/decoders"
 	batchv1 "k8s.io/api/batch/v1"
 	types "k8s.io/apimachinery/pkg/types"
 )
 
-func decodeBatchv1CronJob(l *lex.Lexer, v *batchv1.CronJob) error {
+func decodeBatchv1CronJob(l *decoders.Lexer, v *batchv1.CronJob) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -20,9 +20,9 @@ func decodeBatchv1CronJob(l *lex.Lexer, v *batchv1.CronJob) error {
 		var err error
 		switch string(key) {
 		case "apiVersion":
-			err = lex.String(l, &v.TypeMeta.APIVersion)
+			err = decoders.String(l, &v.TypeMeta.APIVersion)
 		case "kind":
-			err = lex.String(l, &v.TypeMeta.Kind)
+			err = decoders.String(l, &v.TypeMeta.Kind)
 		case "metadata":
 			err = decodeMetav1ObjectMeta(l, &v.ObjectMeta)
 		case "spec":
@@ -38,7 +38,7 @@ func decodeBatchv1CronJob(l *lex.Lexer, v *batchv1.CronJob) error {
 	}
 }
 
-func decodeBatchv1CronJobList(l *lex.Lexer, v *batchv1.CronJobList) error {
+func decodeBatchv1CronJobList(l *decoders.Lexer, v *batchv1.CronJobList) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -50,11 +50,11 @@ func decodeBatchv1CronJobList(l *lex.Lexer, v *batchv1.CronJobList) error {
 		var err error
 		switch string(key) {
 		case "apiVersion":
-			err = lex.String(l, &v.TypeMeta.APIVersion)
+			err = decoders.String(l, &v.TypeMeta.APIVersion)
 		case "items":
-			err = lex.Slice(l, &v.Items, decodeBatchv1CronJob)
+			err = decoders.Slice(l, &v.Items, decodeBatchv1CronJob)
 		case "kind":
-			err = lex.String(l, &v.TypeMeta.Kind)
+			err = decoders.String(l, &v.TypeMeta.Kind)
 		case "metadata":
 			err = decodeMetav1ListMeta(l, &v.ListMeta)
 		default:
@@ -66,7 +66,7 @@ func decodeBatchv1CronJobList(l *lex.Lexer, v *batchv1.CronJobList) error {
 	}
 }
 
-func decodeBatchv1Job(l *lex.Lexer, v *batchv1.Job) error {
+func decodeBatchv1Job(l *decoders.Lexer, v *batchv1.Job) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -78,9 +78,9 @@ func decodeBatchv1Job(l *lex.Lexer, v *batchv1.Job) error {
 		var err error
 		switch string(key) {
 		case "apiVersion":
-			err = lex.String(l, &v.TypeMeta.APIVersion)
+			err = decoders.String(l, &v.TypeMeta.APIVersion)
 		case "kind":
-			err = lex.String(l, &v.TypeMeta.Kind)
+			err = decoders.String(l, &v.TypeMeta.Kind)
 		case "metadata":
 			err = decodeMetav1ObjectMeta(l, &v.ObjectMeta)
 		case "spec":
@@ -96,7 +96,7 @@ func decodeBatchv1Job(l *lex.Lexer, v *batchv1.Job) error {
 	}
 }
 
-func decodeBatchv1JobList(l *lex.Lexer, v *batchv1.JobList) error {
+func decodeBatchv1JobList(l *decoders.Lexer, v *batchv1.JobList) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -108,11 +108,11 @@ func decodeBatchv1JobList(l *lex.Lexer, v *batchv1.JobList) error {
 		var err error
 		switch string(key) {
 		case "apiVersion":
-			err = lex.String(l, &v.TypeMeta.APIVersion)
+			err = decoders.String(l, &v.TypeMeta.APIVersion)
 		case "items":
-			err = lex.Slice(l, &v.Items, decodeBatchv1Job)
+			err = decoders.Slice(l, &v.Items, decodeBatchv1Job)
 		case "kind":
-			err = lex.String(l, &v.TypeMeta.Kind)
+			err = decoders.String(l, &v.TypeMeta.Kind)
 		case "metadata":
 			err = decodeMetav1ListMeta(l, &v.ListMeta)
 		default:
@@ -124,7 +124,7 @@ func decodeBatchv1JobList(l *lex.Lexer, v *batchv1.JobList) error {
 	}
 }
 
-func decodeBatchv1CronJobSpec(l *lex.Lexer, v *batchv1.CronJobSpec) error {
+func decodeBatchv1CronJobSpec(l *decoders.Lexer, v *batchv1.CronJobSpec) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -136,21 +136,21 @@ func decodeBatchv1CronJobSpec(l *lex.Lexer, v *batchv1.CronJobSpec) error {
 		var err error
 		switch string(key) {
 		case "concurrencyPolicy":
-			err = lex.String(l, &v.ConcurrencyPolicy)
+			err = decoders.String(l, &v.ConcurrencyPolicy)
 		case "failedJobsHistoryLimit":
-			err = lex.Ptr(l, &v.FailedJobsHistoryLimit, func(l *lex.Lexer, v *int32) error { return lex.Int(l, v) })
+			err = decoders.Ptr(l, &v.FailedJobsHistoryLimit, func(l *decoders.Lexer, v *int32) error { return decoders.Int(l, v) })
 		case "jobTemplate":
 			err = decodeBatchv1JobTemplateSpec(l, &v.JobTemplate)
 		case "schedule":
-			err = lex.String(l, &v.Schedule)
+			err = decoders.String(l, &v.Schedule)
 		case "startingDeadlineSeconds":
-			err = lex.Ptr(l, &v.StartingDeadlineSeconds, func(l *lex.Lexer, v *int64) error { return lex.Int(l, v) })
+			err = decoders.Ptr(l, &v.StartingDeadlineSeconds, func(l *decoders.Lexer, v *int64) error { return decoders.Int(l, v) })
 		case "successfulJobsHistoryLimit":
-			err = lex.Ptr(l, &v.SuccessfulJobsHistoryLimit, func(l *lex.Lexer, v *int32) error { return lex.Int(l, v) })
+			err = decoders.Ptr(l, &v.SuccessfulJobsHistoryLimit, func(l *decoders.Lexer, v *int32) error { return decoders.Int(l, v) })
 		case "suspend":
-			err = lex.Ptr(l, &v.Suspend, func(l *lex.Lexer, v *bool) error { return lex.Bool(l, v) })
+			err = decoders.Ptr(l, &v.Suspend, func(l *decoders.Lexer, v *bool) error { return decoders.Bool(l, v) })
 		case "timeZone":
-			err = lex.Ptr(l, &v.TimeZone, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.TimeZone, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		default:
 			l.Skip()
 		}
@@ -160,7 +160,7 @@ func decodeBatchv1CronJobSpec(l *lex.Lexer, v *batchv1.CronJobSpec) error {
 	}
 }
 
-func decodeBatchv1CronJobStatus(l *lex.Lexer, v *batchv1.CronJobStatus) error {
+func decodeBatchv1CronJobStatus(l *decoders.Lexer, v *batchv1.CronJobStatus) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -172,11 +172,11 @@ func decodeBatchv1CronJobStatus(l *lex.Lexer, v *batchv1.CronJobStatus) error {
 		var err error
 		switch string(key) {
 		case "active":
-			err = lex.Slice(l, &v.Active, decodeCorev1ObjectReference)
+			err = decoders.Slice(l, &v.Active, decodeCorev1ObjectReference)
 		case "lastScheduleTime":
-			err = lex.Ptr(l, &v.LastScheduleTime, lex.Time)
+			err = decoders.Ptr(l, &v.LastScheduleTime, decoders.Time)
 		case "lastSuccessfulTime":
-			err = lex.Ptr(l, &v.LastSuccessfulTime, lex.Time)
+			err = decoders.Ptr(l, &v.LastSuccessfulTime, decoders.Time)
 		default:
 			l.Skip()
 		}
@@ -186,7 +186,7 @@ func decodeBatchv1CronJobStatus(l *lex.Lexer, v *batchv1.CronJobStatus) error {
 	}
 }
 
-func decodeBatchv1JobSpec(l *lex.Lexer, v *batchv1.JobSpec) error {
+func decodeBatchv1JobSpec(l *decoders.Lexer, v *batchv1.JobSpec) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -198,39 +198,39 @@ func decodeBatchv1JobSpec(l *lex.Lexer, v *batchv1.JobSpec) error {
 		var err error
 		switch string(key) {
 		case "activeDeadlineSeconds":
-			err = lex.Ptr(l, &v.ActiveDeadlineSeconds, func(l *lex.Lexer, v *int64) error { return lex.Int(l, v) })
+			err = decoders.Ptr(l, &v.ActiveDeadlineSeconds, func(l *decoders.Lexer, v *int64) error { return decoders.Int(l, v) })
 		case "backoffLimit":
-			err = lex.Ptr(l, &v.BackoffLimit, func(l *lex.Lexer, v *int32) error { return lex.Int(l, v) })
+			err = decoders.Ptr(l, &v.BackoffLimit, func(l *decoders.Lexer, v *int32) error { return decoders.Int(l, v) })
 		case "backoffLimitPerIndex":
-			err = lex.Ptr(l, &v.BackoffLimitPerIndex, func(l *lex.Lexer, v *int32) error { return lex.Int(l, v) })
+			err = decoders.Ptr(l, &v.BackoffLimitPerIndex, func(l *decoders.Lexer, v *int32) error { return decoders.Int(l, v) })
 		case "completionMode":
-			err = lex.Ptr(l, &v.CompletionMode, func(l *lex.Lexer, v *batchv1.CompletionMode) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.CompletionMode, func(l *decoders.Lexer, v *batchv1.CompletionMode) error { return decoders.String(l, v) })
 		case "completions":
-			err = lex.Ptr(l, &v.Completions, func(l *lex.Lexer, v *int32) error { return lex.Int(l, v) })
+			err = decoders.Ptr(l, &v.Completions, func(l *decoders.Lexer, v *int32) error { return decoders.Int(l, v) })
 		case "managedBy":
-			err = lex.Ptr(l, &v.ManagedBy, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.ManagedBy, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		case "manualSelector":
-			err = lex.Ptr(l, &v.ManualSelector, func(l *lex.Lexer, v *bool) error { return lex.Bool(l, v) })
+			err = decoders.Ptr(l, &v.ManualSelector, func(l *decoders.Lexer, v *bool) error { return decoders.Bool(l, v) })
 		case "maxFailedIndexes":
-			err = lex.Ptr(l, &v.MaxFailedIndexes, func(l *lex.Lexer, v *int32) error { return lex.Int(l, v) })
+			err = decoders.Ptr(l, &v.MaxFailedIndexes, func(l *decoders.Lexer, v *int32) error { return decoders.Int(l, v) })
 		case "parallelism":
-			err = lex.Ptr(l, &v.Parallelism, func(l *lex.Lexer, v *int32) error { return lex.Int(l, v) })
+			err = decoders.Ptr(l, &v.Parallelism, func(l *decoders.Lexer, v *int32) error { return decoders.Int(l, v) })
 		case "podFailurePolicy":
-			err = lex.Ptr(l, &v.PodFailurePolicy, decodeBatchv1PodFailurePolicy)
+			err = decoders.Ptr(l, &v.PodFailurePolicy, decodeBatchv1PodFailurePolicy)
 		case "podReplacementPolicy":
-			err = lex.Ptr(l, &v.PodReplacementPolicy, func(l *lex.Lexer, v *batchv1.PodReplacementPolicy) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.PodReplacementPolicy, func(l *decoders.Lexer, v *batchv1.PodReplacementPolicy) error { return decoders.String(l, v) })
 		case "scheduling":
-			err = lex.Ptr(l, &v.Scheduling, decodeBatchv1JobSchedulingConfiguration)
+			err = decoders.Ptr(l, &v.Scheduling, decodeBatchv1JobSchedulingConfiguration)
 		case "selector":
-			err = lex.Ptr(l, &v.Selector, decodeMetav1LabelSelector)
+			err = decoders.Ptr(l, &v.Selector, decodeMetav1LabelSelector)
 		case "successPolicy":
-			err = lex.Ptr(l, &v.SuccessPolicy, decodeBatchv1SuccessPolicy)
+			err = decoders.Ptr(l, &v.SuccessPolicy, decodeBatchv1SuccessPolicy)
 		case "suspend":
-			err = lex.Ptr(l, &v.Suspend, func(l *lex.Lexer, v *bool) error { return lex.Bool(l, v) })
+			err = decoders.Ptr(l, &v.Suspend, func(l *decoders.Lexer, v *bool) error { return decoders.Bool(l, v) })
 		case "template":
 			err = decodeCorev1PodTemplateSpec(l, &v.Template)
 		case "ttlSecondsAfterFinished":
-			err = lex.Ptr(l, &v.TTLSecondsAfterFinished, func(l *lex.Lexer, v *int32) error { return lex.Int(l, v) })
+			err = decoders.Ptr(l, &v.TTLSecondsAfterFinished, func(l *decoders.Lexer, v *int32) error { return decoders.Int(l, v) })
 		default:
 			l.Skip()
 		}
@@ -240,7 +240,7 @@ func decodeBatchv1JobSpec(l *lex.Lexer, v *batchv1.JobSpec) error {
 	}
 }
 
-func decodeBatchv1JobStatus(l *lex.Lexer, v *batchv1.JobStatus) error {
+func decodeBatchv1JobStatus(l *decoders.Lexer, v *batchv1.JobStatus) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -252,27 +252,27 @@ func decodeBatchv1JobStatus(l *lex.Lexer, v *batchv1.JobStatus) error {
 		var err error
 		switch string(key) {
 		case "active":
-			err = lex.Int(l, &v.Active)
+			err = decoders.Int(l, &v.Active)
 		case "completedIndexes":
-			err = lex.String(l, &v.CompletedIndexes)
+			err = decoders.String(l, &v.CompletedIndexes)
 		case "completionTime":
-			err = lex.Ptr(l, &v.CompletionTime, lex.Time)
+			err = decoders.Ptr(l, &v.CompletionTime, decoders.Time)
 		case "conditions":
-			err = lex.Slice(l, &v.Conditions, decodeBatchv1JobCondition)
+			err = decoders.Slice(l, &v.Conditions, decodeBatchv1JobCondition)
 		case "failed":
-			err = lex.Int(l, &v.Failed)
+			err = decoders.Int(l, &v.Failed)
 		case "failedIndexes":
-			err = lex.Ptr(l, &v.FailedIndexes, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.FailedIndexes, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		case "ready":
-			err = lex.Ptr(l, &v.Ready, func(l *lex.Lexer, v *int32) error { return lex.Int(l, v) })
+			err = decoders.Ptr(l, &v.Ready, func(l *decoders.Lexer, v *int32) error { return decoders.Int(l, v) })
 		case "startTime":
-			err = lex.Ptr(l, &v.StartTime, lex.Time)
+			err = decoders.Ptr(l, &v.StartTime, decoders.Time)
 		case "succeeded":
-			err = lex.Int(l, &v.Succeeded)
+			err = decoders.Int(l, &v.Succeeded)
 		case "terminating":
-			err = lex.Ptr(l, &v.Terminating, func(l *lex.Lexer, v *int32) error { return lex.Int(l, v) })
+			err = decoders.Ptr(l, &v.Terminating, func(l *decoders.Lexer, v *int32) error { return decoders.Int(l, v) })
 		case "uncountedTerminatedPods":
-			err = lex.Ptr(l, &v.UncountedTerminatedPods, decodeBatchv1UncountedTerminatedPods)
+			err = decoders.Ptr(l, &v.UncountedTerminatedPods, decodeBatchv1UncountedTerminatedPods)
 		default:
 			l.Skip()
 		}
@@ -282,7 +282,7 @@ func decodeBatchv1JobStatus(l *lex.Lexer, v *batchv1.JobStatus) error {
 	}
 }
 
-func decodeBatchv1JobTemplateSpec(l *lex.Lexer, v *batchv1.JobTemplateSpec) error {
+func decodeBatchv1JobTemplateSpec(l *decoders.Lexer, v *batchv1.JobTemplateSpec) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -306,7 +306,7 @@ func decodeBatchv1JobTemplateSpec(l *lex.Lexer, v *batchv1.JobTemplateSpec) erro
 	}
 }
 
-func decodeBatchv1PodFailurePolicy(l *lex.Lexer, v *batchv1.PodFailurePolicy) error {
+func decodeBatchv1PodFailurePolicy(l *decoders.Lexer, v *batchv1.PodFailurePolicy) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -318,7 +318,7 @@ func decodeBatchv1PodFailurePolicy(l *lex.Lexer, v *batchv1.PodFailurePolicy) er
 		var err error
 		switch string(key) {
 		case "rules":
-			err = lex.Slice(l, &v.Rules, decodeBatchv1PodFailurePolicyRule)
+			err = decoders.Slice(l, &v.Rules, decodeBatchv1PodFailurePolicyRule)
 		default:
 			l.Skip()
 		}
@@ -328,7 +328,7 @@ func decodeBatchv1PodFailurePolicy(l *lex.Lexer, v *batchv1.PodFailurePolicy) er
 	}
 }
 
-func decodeBatchv1JobSchedulingConfiguration(l *lex.Lexer, v *batchv1.JobSchedulingConfiguration) error {
+func decodeBatchv1JobSchedulingConfiguration(l *decoders.Lexer, v *batchv1.JobSchedulingConfiguration) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -340,13 +340,13 @@ func decodeBatchv1JobSchedulingConfiguration(l *lex.Lexer, v *batchv1.JobSchedul
 		var err error
 		switch string(key) {
 		case "disruptionMode":
-			err = lex.Ptr(l, &v.DisruptionMode, decodeSchedulingv1alpha3WorkloadPodGroupDisruptionMode)
+			err = decoders.Ptr(l, &v.DisruptionMode, decodeSchedulingv1alpha3WorkloadPodGroupDisruptionMode)
 		case "resourceClaims":
-			err = lex.Slice(l, &v.ResourceClaims, decodeSchedulingv1alpha3WorkloadPodGroupResourceClaim)
+			err = decoders.Slice(l, &v.ResourceClaims, decodeSchedulingv1alpha3WorkloadPodGroupResourceClaim)
 		case "schedulingConstraints":
-			err = lex.Ptr(l, &v.SchedulingConstraints, decodeSchedulingv1alpha3WorkloadPodGroupSchedulingConstraints)
+			err = decoders.Ptr(l, &v.SchedulingConstraints, decodeSchedulingv1alpha3WorkloadPodGroupSchedulingConstraints)
 		case "schedulingPolicy":
-			err = lex.Ptr(l, &v.SchedulingPolicy, decodeSchedulingv1alpha3WorkloadPodGroupSchedulingPolicy)
+			err = decoders.Ptr(l, &v.SchedulingPolicy, decodeSchedulingv1alpha3WorkloadPodGroupSchedulingPolicy)
 		default:
 			l.Skip()
 		}
@@ -356,7 +356,7 @@ func decodeBatchv1JobSchedulingConfiguration(l *lex.Lexer, v *batchv1.JobSchedul
 	}
 }
 
-func decodeBatchv1SuccessPolicy(l *lex.Lexer, v *batchv1.SuccessPolicy) error {
+func decodeBatchv1SuccessPolicy(l *decoders.Lexer, v *batchv1.SuccessPolicy) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -368,7 +368,7 @@ func decodeBatchv1SuccessPolicy(l *lex.Lexer, v *batchv1.SuccessPolicy) error {
 		var err error
 		switch string(key) {
 		case "rules":
-			err = lex.Slice(l, &v.Rules, decodeBatchv1SuccessPolicyRule)
+			err = decoders.Slice(l, &v.Rules, decodeBatchv1SuccessPolicyRule)
 		default:
 			l.Skip()
 		}
@@ -378,7 +378,7 @@ func decodeBatchv1SuccessPolicy(l *lex.Lexer, v *batchv1.SuccessPolicy) error {
 	}
 }
 
-func decodeBatchv1JobCondition(l *lex.Lexer, v *batchv1.JobCondition) error {
+func decodeBatchv1JobCondition(l *decoders.Lexer, v *batchv1.JobCondition) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -390,17 +390,17 @@ func decodeBatchv1JobCondition(l *lex.Lexer, v *batchv1.JobCondition) error {
 		var err error
 		switch string(key) {
 		case "lastProbeTime":
-			err = lex.Time(l, &v.LastProbeTime)
+			err = decoders.Time(l, &v.LastProbeTime)
 		case "lastTransitionTime":
-			err = lex.Time(l, &v.LastTransitionTime)
+			err = decoders.Time(l, &v.LastTransitionTime)
 		case "message":
-			err = lex.String(l, &v.Message)
+			err = decoders.String(l, &v.Message)
 		case "reason":
-			err = lex.String(l, &v.Reason)
+			err = decoders.String(l, &v.Reason)
 		case "status":
-			err = lex.String(l, &v.Status)
+			err = decoders.String(l, &v.Status)
 		case "type":
-			err = lex.String(l, &v.Type)
+			err = decoders.String(l, &v.Type)
 		default:
 			l.Skip()
 		}
@@ -410,7 +410,7 @@ func decodeBatchv1JobCondition(l *lex.Lexer, v *batchv1.JobCondition) error {
 	}
 }
 
-func decodeBatchv1UncountedTerminatedPods(l *lex.Lexer, v *batchv1.UncountedTerminatedPods) error {
+func decodeBatchv1UncountedTerminatedPods(l *decoders.Lexer, v *batchv1.UncountedTerminatedPods) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -422,9 +422,9 @@ func decodeBatchv1UncountedTerminatedPods(l *lex.Lexer, v *batchv1.UncountedTerm
 		var err error
 		switch string(key) {
 		case "failed":
-			err = lex.Slice(l, &v.Failed, func(l *lex.Lexer, v *types.UID) error { return lex.String(l, v) })
+			err = decoders.Slice(l, &v.Failed, func(l *decoders.Lexer, v *types.UID) error { return decoders.String(l, v) })
 		case "succeeded":
-			err = lex.Slice(l, &v.Succeeded, func(l *lex.Lexer, v *types.UID) error { return lex.String(l, v) })
+			err = decoders.Slice(l, &v.Succeeded, func(l *decoders.Lexer, v *types.UID) error { return decoders.String(l, v) })
 		default:
 			l.Skip()
 		}
@@ -434,7 +434,7 @@ func decodeBatchv1UncountedTerminatedPods(l *lex.Lexer, v *batchv1.UncountedTerm
 	}
 }
 
-func decodeBatchv1PodFailurePolicyRule(l *lex.Lexer, v *batchv1.PodFailurePolicyRule) error {
+func decodeBatchv1PodFailurePolicyRule(l *decoders.Lexer, v *batchv1.PodFailurePolicyRule) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -446,11 +446,11 @@ func decodeBatchv1PodFailurePolicyRule(l *lex.Lexer, v *batchv1.PodFailurePolicy
 		var err error
 		switch string(key) {
 		case "action":
-			err = lex.String(l, &v.Action)
+			err = decoders.String(l, &v.Action)
 		case "onExitCodes":
-			err = lex.Ptr(l, &v.OnExitCodes, decodeBatchv1PodFailurePolicyOnExitCodesRequirement)
+			err = decoders.Ptr(l, &v.OnExitCodes, decodeBatchv1PodFailurePolicyOnExitCodesRequirement)
 		case "onPodConditions":
-			err = lex.Slice(l, &v.OnPodConditions, decodeBatchv1PodFailurePolicyOnPodConditionsPattern)
+			err = decoders.Slice(l, &v.OnPodConditions, decodeBatchv1PodFailurePolicyOnPodConditionsPattern)
 		default:
 			l.Skip()
 		}
@@ -460,7 +460,7 @@ func decodeBatchv1PodFailurePolicyRule(l *lex.Lexer, v *batchv1.PodFailurePolicy
 	}
 }
 
-func decodeBatchv1SuccessPolicyRule(l *lex.Lexer, v *batchv1.SuccessPolicyRule) error {
+func decodeBatchv1SuccessPolicyRule(l *decoders.Lexer, v *batchv1.SuccessPolicyRule) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -472,9 +472,9 @@ func decodeBatchv1SuccessPolicyRule(l *lex.Lexer, v *batchv1.SuccessPolicyRule) 
 		var err error
 		switch string(key) {
 		case "succeededCount":
-			err = lex.Ptr(l, &v.SucceededCount, func(l *lex.Lexer, v *int32) error { return lex.Int(l, v) })
+			err = decoders.Ptr(l, &v.SucceededCount, func(l *decoders.Lexer, v *int32) error { return decoders.Int(l, v) })
 		case "succeededIndexes":
-			err = lex.Ptr(l, &v.SucceededIndexes, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.SucceededIndexes, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		default:
 			l.Skip()
 		}
@@ -484,7 +484,7 @@ func decodeBatchv1SuccessPolicyRule(l *lex.Lexer, v *batchv1.SuccessPolicyRule) 
 	}
 }
 
-func decodeBatchv1PodFailurePolicyOnExitCodesRequirement(l *lex.Lexer, v *batchv1.PodFailurePolicyOnExitCodesRequirement) error {
+func decodeBatchv1PodFailurePolicyOnExitCodesRequirement(l *decoders.Lexer, v *batchv1.PodFailurePolicyOnExitCodesRequirement) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -496,11 +496,11 @@ func decodeBatchv1PodFailurePolicyOnExitCodesRequirement(l *lex.Lexer, v *batchv
 		var err error
 		switch string(key) {
 		case "containerName":
-			err = lex.Ptr(l, &v.ContainerName, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.ContainerName, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		case "operator":
-			err = lex.String(l, &v.Operator)
+			err = decoders.String(l, &v.Operator)
 		case "values":
-			err = lex.Slice(l, &v.Values, func(l *lex.Lexer, v *int32) error { return lex.Int(l, v) })
+			err = decoders.Slice(l, &v.Values, func(l *decoders.Lexer, v *int32) error { return decoders.Int(l, v) })
 		default:
 			l.Skip()
 		}
@@ -510,7 +510,7 @@ func decodeBatchv1PodFailurePolicyOnExitCodesRequirement(l *lex.Lexer, v *batchv
 	}
 }
 
-func decodeBatchv1PodFailurePolicyOnPodConditionsPattern(l *lex.Lexer, v *batchv1.PodFailurePolicyOnPodConditionsPattern) error {
+func decodeBatchv1PodFailurePolicyOnPodConditionsPattern(l *decoders.Lexer, v *batchv1.PodFailurePolicyOnPodConditionsPattern) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -522,9 +522,9 @@ func decodeBatchv1PodFailurePolicyOnPodConditionsPattern(l *lex.Lexer, v *batchv
 		var err error
 		switch string(key) {
 		case "status":
-			err = lex.String(l, &v.Status)
+			err = decoders.String(l, &v.Status)
 		case "type":
-			err = lex.String(l, &v.Type)
+			err = decoders.String(l, &v.Type)
 		default:
 			l.Skip()
 		}

@@ -3,11 +3,11 @@
 package jsondecode
 
 import (
-	lex "github.com/kubeclient/client-go/internal/jsondecode/lex"
+	decoders "github.com/kubeclient/client-go/pkg/decoders"
 	coordinationv1 "k8s.io/api/coordination/v1"
 )
 
-func decodeCoordinationv1Lease(l *lex.Lexer, v *coordinationv1.Lease) error {
+func decodeCoordinationv1Lease(l *decoders.Lexer, v *coordinationv1.Lease) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -19,9 +19,9 @@ func decodeCoordinationv1Lease(l *lex.Lexer, v *coordinationv1.Lease) error {
 		var err error
 		switch string(key) {
 		case "apiVersion":
-			err = lex.String(l, &v.TypeMeta.APIVersion)
+			err = decoders.String(l, &v.TypeMeta.APIVersion)
 		case "kind":
-			err = lex.String(l, &v.TypeMeta.Kind)
+			err = decoders.String(l, &v.TypeMeta.Kind)
 		case "metadata":
 			err = decodeMetav1ObjectMeta(l, &v.ObjectMeta)
 		case "spec":
@@ -35,7 +35,7 @@ func decodeCoordinationv1Lease(l *lex.Lexer, v *coordinationv1.Lease) error {
 	}
 }
 
-func decodeCoordinationv1LeaseList(l *lex.Lexer, v *coordinationv1.LeaseList) error {
+func decodeCoordinationv1LeaseList(l *decoders.Lexer, v *coordinationv1.LeaseList) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -47,11 +47,11 @@ func decodeCoordinationv1LeaseList(l *lex.Lexer, v *coordinationv1.LeaseList) er
 		var err error
 		switch string(key) {
 		case "apiVersion":
-			err = lex.String(l, &v.TypeMeta.APIVersion)
+			err = decoders.String(l, &v.TypeMeta.APIVersion)
 		case "items":
-			err = lex.Slice(l, &v.Items, decodeCoordinationv1Lease)
+			err = decoders.Slice(l, &v.Items, decodeCoordinationv1Lease)
 		case "kind":
-			err = lex.String(l, &v.TypeMeta.Kind)
+			err = decoders.String(l, &v.TypeMeta.Kind)
 		case "metadata":
 			err = decodeMetav1ListMeta(l, &v.ListMeta)
 		default:
@@ -63,7 +63,7 @@ func decodeCoordinationv1LeaseList(l *lex.Lexer, v *coordinationv1.LeaseList) er
 	}
 }
 
-func decodeCoordinationv1LeaseSpec(l *lex.Lexer, v *coordinationv1.LeaseSpec) error {
+func decodeCoordinationv1LeaseSpec(l *decoders.Lexer, v *coordinationv1.LeaseSpec) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -75,19 +75,21 @@ func decodeCoordinationv1LeaseSpec(l *lex.Lexer, v *coordinationv1.LeaseSpec) er
 		var err error
 		switch string(key) {
 		case "acquireTime":
-			err = lex.Ptr(l, &v.AcquireTime, lex.MicroTime)
+			err = decoders.Ptr(l, &v.AcquireTime, decoders.MicroTime)
 		case "holderIdentity":
-			err = lex.Ptr(l, &v.HolderIdentity, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.HolderIdentity, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		case "leaseDurationSeconds":
-			err = lex.Ptr(l, &v.LeaseDurationSeconds, func(l *lex.Lexer, v *int32) error { return lex.Int(l, v) })
+			err = decoders.Ptr(l, &v.LeaseDurationSeconds, func(l *decoders.Lexer, v *int32) error { return decoders.Int(l, v) })
 		case "leaseTransitions":
-			err = lex.Ptr(l, &v.LeaseTransitions, func(l *lex.Lexer, v *int32) error { return lex.Int(l, v) })
+			err = decoders.Ptr(l, &v.LeaseTransitions, func(l *decoders.Lexer, v *int32) error { return decoders.Int(l, v) })
 		case "preferredHolder":
-			err = lex.Ptr(l, &v.PreferredHolder, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.PreferredHolder, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		case "renewTime":
-			err = lex.Ptr(l, &v.RenewTime, lex.MicroTime)
+			err = decoders.Ptr(l, &v.RenewTime, decoders.MicroTime)
 		case "strategy":
-			err = lex.Ptr(l, &v.Strategy, func(l *lex.Lexer, v *coordinationv1.CoordinatedLeaseStrategy) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.Strategy, func(l *decoders.Lexer, v *coordinationv1.CoordinatedLeaseStrategy) error {
+				return decoders.String(l, v)
+			})
 		default:
 			l.Skip()
 		}

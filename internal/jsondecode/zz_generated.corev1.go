@@ -3,12 +3,12 @@
 package jsondecode
 
 import (
-	lex "github.com/kubeclient/client-go/internal/jsondecode/lex"
+	decoders "github.com/kubeclient/client-go/pkg/decoders"
 	corev1 "k8s.io/api/core/v1"
 	runtime "k8s.io/apimachinery/pkg/runtime"
 )
 
-func decodeCorev1Binding(l *lex.Lexer, v *corev1.Binding) error {
+func decodeCorev1Binding(l *decoders.Lexer, v *corev1.Binding) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -20,9 +20,9 @@ func decodeCorev1Binding(l *lex.Lexer, v *corev1.Binding) error {
 		var err error
 		switch string(key) {
 		case "apiVersion":
-			err = lex.String(l, &v.TypeMeta.APIVersion)
+			err = decoders.String(l, &v.TypeMeta.APIVersion)
 		case "kind":
-			err = lex.String(l, &v.TypeMeta.Kind)
+			err = decoders.String(l, &v.TypeMeta.Kind)
 		case "metadata":
 			err = decodeMetav1ObjectMeta(l, &v.ObjectMeta)
 		case "target":
@@ -36,7 +36,7 @@ func decodeCorev1Binding(l *lex.Lexer, v *corev1.Binding) error {
 	}
 }
 
-func decodeCorev1ComponentStatus(l *lex.Lexer, v *corev1.ComponentStatus) error {
+func decodeCorev1ComponentStatus(l *decoders.Lexer, v *corev1.ComponentStatus) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -48,11 +48,11 @@ func decodeCorev1ComponentStatus(l *lex.Lexer, v *corev1.ComponentStatus) error 
 		var err error
 		switch string(key) {
 		case "apiVersion":
-			err = lex.String(l, &v.TypeMeta.APIVersion)
+			err = decoders.String(l, &v.TypeMeta.APIVersion)
 		case "conditions":
-			err = lex.Slice(l, &v.Conditions, decodeCorev1ComponentCondition)
+			err = decoders.Slice(l, &v.Conditions, decodeCorev1ComponentCondition)
 		case "kind":
-			err = lex.String(l, &v.TypeMeta.Kind)
+			err = decoders.String(l, &v.TypeMeta.Kind)
 		case "metadata":
 			err = decodeMetav1ObjectMeta(l, &v.ObjectMeta)
 		default:
@@ -64,7 +64,7 @@ func decodeCorev1ComponentStatus(l *lex.Lexer, v *corev1.ComponentStatus) error 
 	}
 }
 
-func decodeCorev1ComponentStatusList(l *lex.Lexer, v *corev1.ComponentStatusList) error {
+func decodeCorev1ComponentStatusList(l *decoders.Lexer, v *corev1.ComponentStatusList) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -76,11 +76,11 @@ func decodeCorev1ComponentStatusList(l *lex.Lexer, v *corev1.ComponentStatusList
 		var err error
 		switch string(key) {
 		case "apiVersion":
-			err = lex.String(l, &v.TypeMeta.APIVersion)
+			err = decoders.String(l, &v.TypeMeta.APIVersion)
 		case "items":
-			err = lex.Slice(l, &v.Items, decodeCorev1ComponentStatus)
+			err = decoders.Slice(l, &v.Items, decodeCorev1ComponentStatus)
 		case "kind":
-			err = lex.String(l, &v.TypeMeta.Kind)
+			err = decoders.String(l, &v.TypeMeta.Kind)
 		case "metadata":
 			err = decodeMetav1ListMeta(l, &v.ListMeta)
 		default:
@@ -92,7 +92,7 @@ func decodeCorev1ComponentStatusList(l *lex.Lexer, v *corev1.ComponentStatusList
 	}
 }
 
-func decodeCorev1ConfigMap(l *lex.Lexer, v *corev1.ConfigMap) error {
+func decodeCorev1ConfigMap(l *decoders.Lexer, v *corev1.ConfigMap) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -104,15 +104,15 @@ func decodeCorev1ConfigMap(l *lex.Lexer, v *corev1.ConfigMap) error {
 		var err error
 		switch string(key) {
 		case "apiVersion":
-			err = lex.String(l, &v.TypeMeta.APIVersion)
+			err = decoders.String(l, &v.TypeMeta.APIVersion)
 		case "binaryData":
-			err = lex.Map(l, &v.BinaryData, func(l *lex.Lexer, v *[]byte) error { return lex.Bytes(l, v) })
+			err = decoders.Map(l, &v.BinaryData, func(l *decoders.Lexer, v *[]byte) error { return decoders.Bytes(l, v) })
 		case "data":
-			err = lex.StringMap(l, &v.Data)
+			err = decoders.StringMap(l, &v.Data)
 		case "immutable":
-			err = lex.Ptr(l, &v.Immutable, func(l *lex.Lexer, v *bool) error { return lex.Bool(l, v) })
+			err = decoders.Ptr(l, &v.Immutable, func(l *decoders.Lexer, v *bool) error { return decoders.Bool(l, v) })
 		case "kind":
-			err = lex.String(l, &v.TypeMeta.Kind)
+			err = decoders.String(l, &v.TypeMeta.Kind)
 		case "metadata":
 			err = decodeMetav1ObjectMeta(l, &v.ObjectMeta)
 		default:
@@ -124,7 +124,7 @@ func decodeCorev1ConfigMap(l *lex.Lexer, v *corev1.ConfigMap) error {
 	}
 }
 
-func decodeCorev1ConfigMapList(l *lex.Lexer, v *corev1.ConfigMapList) error {
+func decodeCorev1ConfigMapList(l *decoders.Lexer, v *corev1.ConfigMapList) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -136,11 +136,11 @@ func decodeCorev1ConfigMapList(l *lex.Lexer, v *corev1.ConfigMapList) error {
 		var err error
 		switch string(key) {
 		case "apiVersion":
-			err = lex.String(l, &v.TypeMeta.APIVersion)
+			err = decoders.String(l, &v.TypeMeta.APIVersion)
 		case "items":
-			err = lex.Slice(l, &v.Items, decodeCorev1ConfigMap)
+			err = decoders.Slice(l, &v.Items, decodeCorev1ConfigMap)
 		case "kind":
-			err = lex.String(l, &v.TypeMeta.Kind)
+			err = decoders.String(l, &v.TypeMeta.Kind)
 		case "metadata":
 			err = decodeMetav1ListMeta(l, &v.ListMeta)
 		default:
@@ -152,7 +152,7 @@ func decodeCorev1ConfigMapList(l *lex.Lexer, v *corev1.ConfigMapList) error {
 	}
 }
 
-func decodeCorev1Endpoints(l *lex.Lexer, v *corev1.Endpoints) error {
+func decodeCorev1Endpoints(l *decoders.Lexer, v *corev1.Endpoints) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -164,13 +164,13 @@ func decodeCorev1Endpoints(l *lex.Lexer, v *corev1.Endpoints) error {
 		var err error
 		switch string(key) {
 		case "apiVersion":
-			err = lex.String(l, &v.TypeMeta.APIVersion)
+			err = decoders.String(l, &v.TypeMeta.APIVersion)
 		case "kind":
-			err = lex.String(l, &v.TypeMeta.Kind)
+			err = decoders.String(l, &v.TypeMeta.Kind)
 		case "metadata":
 			err = decodeMetav1ObjectMeta(l, &v.ObjectMeta)
 		case "subsets":
-			err = lex.Slice(l, &v.Subsets, decodeCorev1EndpointSubset)
+			err = decoders.Slice(l, &v.Subsets, decodeCorev1EndpointSubset)
 		default:
 			l.Skip()
 		}
@@ -180,7 +180,7 @@ func decodeCorev1Endpoints(l *lex.Lexer, v *corev1.Endpoints) error {
 	}
 }
 
-func decodeCorev1EndpointsList(l *lex.Lexer, v *corev1.EndpointsList) error {
+func decodeCorev1EndpointsList(l *decoders.Lexer, v *corev1.EndpointsList) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -192,11 +192,11 @@ func decodeCorev1EndpointsList(l *lex.Lexer, v *corev1.EndpointsList) error {
 		var err error
 		switch string(key) {
 		case "apiVersion":
-			err = lex.String(l, &v.TypeMeta.APIVersion)
+			err = decoders.String(l, &v.TypeMeta.APIVersion)
 		case "items":
-			err = lex.Slice(l, &v.Items, decodeCorev1Endpoints)
+			err = decoders.Slice(l, &v.Items, decodeCorev1Endpoints)
 		case "kind":
-			err = lex.String(l, &v.TypeMeta.Kind)
+			err = decoders.String(l, &v.TypeMeta.Kind)
 		case "metadata":
 			err = decodeMetav1ListMeta(l, &v.ListMeta)
 		default:
@@ -208,7 +208,7 @@ func decodeCorev1EndpointsList(l *lex.Lexer, v *corev1.EndpointsList) error {
 	}
 }
 
-func decodeCorev1Event(l *lex.Lexer, v *corev1.Event) error {
+func decodeCorev1Event(l *decoders.Lexer, v *corev1.Event) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -220,39 +220,39 @@ func decodeCorev1Event(l *lex.Lexer, v *corev1.Event) error {
 		var err error
 		switch string(key) {
 		case "action":
-			err = lex.String(l, &v.Action)
+			err = decoders.String(l, &v.Action)
 		case "apiVersion":
-			err = lex.String(l, &v.TypeMeta.APIVersion)
+			err = decoders.String(l, &v.TypeMeta.APIVersion)
 		case "count":
-			err = lex.Int(l, &v.Count)
+			err = decoders.Int(l, &v.Count)
 		case "eventTime":
-			err = lex.MicroTime(l, &v.EventTime)
+			err = decoders.MicroTime(l, &v.EventTime)
 		case "firstTimestamp":
-			err = lex.Time(l, &v.FirstTimestamp)
+			err = decoders.Time(l, &v.FirstTimestamp)
 		case "involvedObject":
 			err = decodeCorev1ObjectReference(l, &v.InvolvedObject)
 		case "kind":
-			err = lex.String(l, &v.TypeMeta.Kind)
+			err = decoders.String(l, &v.TypeMeta.Kind)
 		case "lastTimestamp":
-			err = lex.Time(l, &v.LastTimestamp)
+			err = decoders.Time(l, &v.LastTimestamp)
 		case "message":
-			err = lex.String(l, &v.Message)
+			err = decoders.String(l, &v.Message)
 		case "metadata":
 			err = decodeMetav1ObjectMeta(l, &v.ObjectMeta)
 		case "reason":
-			err = lex.String(l, &v.Reason)
+			err = decoders.String(l, &v.Reason)
 		case "related":
-			err = lex.Ptr(l, &v.Related, decodeCorev1ObjectReference)
+			err = decoders.Ptr(l, &v.Related, decodeCorev1ObjectReference)
 		case "reportingComponent":
-			err = lex.String(l, &v.ReportingController)
+			err = decoders.String(l, &v.ReportingController)
 		case "reportingInstance":
-			err = lex.String(l, &v.ReportingInstance)
+			err = decoders.String(l, &v.ReportingInstance)
 		case "series":
-			err = lex.Ptr(l, &v.Series, decodeCorev1EventSeries)
+			err = decoders.Ptr(l, &v.Series, decodeCorev1EventSeries)
 		case "source":
 			err = decodeCorev1EventSource(l, &v.Source)
 		case "type":
-			err = lex.String(l, &v.Type)
+			err = decoders.String(l, &v.Type)
 		default:
 			l.Skip()
 		}
@@ -262,7 +262,7 @@ func decodeCorev1Event(l *lex.Lexer, v *corev1.Event) error {
 	}
 }
 
-func decodeCorev1EventList(l *lex.Lexer, v *corev1.EventList) error {
+func decodeCorev1EventList(l *decoders.Lexer, v *corev1.EventList) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -274,11 +274,11 @@ func decodeCorev1EventList(l *lex.Lexer, v *corev1.EventList) error {
 		var err error
 		switch string(key) {
 		case "apiVersion":
-			err = lex.String(l, &v.TypeMeta.APIVersion)
+			err = decoders.String(l, &v.TypeMeta.APIVersion)
 		case "items":
-			err = lex.Slice(l, &v.Items, decodeCorev1Event)
+			err = decoders.Slice(l, &v.Items, decodeCorev1Event)
 		case "kind":
-			err = lex.String(l, &v.TypeMeta.Kind)
+			err = decoders.String(l, &v.TypeMeta.Kind)
 		case "metadata":
 			err = decodeMetav1ListMeta(l, &v.ListMeta)
 		default:
@@ -290,7 +290,7 @@ func decodeCorev1EventList(l *lex.Lexer, v *corev1.EventList) error {
 	}
 }
 
-func decodeCorev1LimitRange(l *lex.Lexer, v *corev1.LimitRange) error {
+func decodeCorev1LimitRange(l *decoders.Lexer, v *corev1.LimitRange) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -302,9 +302,9 @@ func decodeCorev1LimitRange(l *lex.Lexer, v *corev1.LimitRange) error {
 		var err error
 		switch string(key) {
 		case "apiVersion":
-			err = lex.String(l, &v.TypeMeta.APIVersion)
+			err = decoders.String(l, &v.TypeMeta.APIVersion)
 		case "kind":
-			err = lex.String(l, &v.TypeMeta.Kind)
+			err = decoders.String(l, &v.TypeMeta.Kind)
 		case "metadata":
 			err = decodeMetav1ObjectMeta(l, &v.ObjectMeta)
 		case "spec":
@@ -318,7 +318,7 @@ func decodeCorev1LimitRange(l *lex.Lexer, v *corev1.LimitRange) error {
 	}
 }
 
-func decodeCorev1LimitRangeList(l *lex.Lexer, v *corev1.LimitRangeList) error {
+func decodeCorev1LimitRangeList(l *decoders.Lexer, v *corev1.LimitRangeList) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -330,11 +330,11 @@ func decodeCorev1LimitRangeList(l *lex.Lexer, v *corev1.LimitRangeList) error {
 		var err error
 		switch string(key) {
 		case "apiVersion":
-			err = lex.String(l, &v.TypeMeta.APIVersion)
+			err = decoders.String(l, &v.TypeMeta.APIVersion)
 		case "items":
-			err = lex.Slice(l, &v.Items, decodeCorev1LimitRange)
+			err = decoders.Slice(l, &v.Items, decodeCorev1LimitRange)
 		case "kind":
-			err = lex.String(l, &v.TypeMeta.Kind)
+			err = decoders.String(l, &v.TypeMeta.Kind)
 		case "metadata":
 			err = decodeMetav1ListMeta(l, &v.ListMeta)
 		default:
@@ -346,7 +346,7 @@ func decodeCorev1LimitRangeList(l *lex.Lexer, v *corev1.LimitRangeList) error {
 	}
 }
 
-func decodeCorev1List(l *lex.Lexer, v *corev1.List) error {
+func decodeCorev1List(l *decoders.Lexer, v *corev1.List) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -358,11 +358,11 @@ func decodeCorev1List(l *lex.Lexer, v *corev1.List) error {
 		var err error
 		switch string(key) {
 		case "apiVersion":
-			err = lex.String(l, &v.TypeMeta.APIVersion)
+			err = decoders.String(l, &v.TypeMeta.APIVersion)
 		case "items":
-			err = lex.Slice(l, &v.Items, func(l *lex.Lexer, v *runtime.RawExtension) error { return lex.Unmarshal(l, v) })
+			err = decoders.Slice(l, &v.Items, func(l *decoders.Lexer, v *runtime.RawExtension) error { return decoders.Unmarshal(l, v) })
 		case "kind":
-			err = lex.String(l, &v.TypeMeta.Kind)
+			err = decoders.String(l, &v.TypeMeta.Kind)
 		case "metadata":
 			err = decodeMetav1ListMeta(l, &v.ListMeta)
 		default:
@@ -374,7 +374,7 @@ func decodeCorev1List(l *lex.Lexer, v *corev1.List) error {
 	}
 }
 
-func decodeCorev1Namespace(l *lex.Lexer, v *corev1.Namespace) error {
+func decodeCorev1Namespace(l *decoders.Lexer, v *corev1.Namespace) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -386,9 +386,9 @@ func decodeCorev1Namespace(l *lex.Lexer, v *corev1.Namespace) error {
 		var err error
 		switch string(key) {
 		case "apiVersion":
-			err = lex.String(l, &v.TypeMeta.APIVersion)
+			err = decoders.String(l, &v.TypeMeta.APIVersion)
 		case "kind":
-			err = lex.String(l, &v.TypeMeta.Kind)
+			err = decoders.String(l, &v.TypeMeta.Kind)
 		case "metadata":
 			err = decodeMetav1ObjectMeta(l, &v.ObjectMeta)
 		case "spec":
@@ -404,7 +404,7 @@ func decodeCorev1Namespace(l *lex.Lexer, v *corev1.Namespace) error {
 	}
 }
 
-func decodeCorev1NamespaceList(l *lex.Lexer, v *corev1.NamespaceList) error {
+func decodeCorev1NamespaceList(l *decoders.Lexer, v *corev1.NamespaceList) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -416,11 +416,11 @@ func decodeCorev1NamespaceList(l *lex.Lexer, v *corev1.NamespaceList) error {
 		var err error
 		switch string(key) {
 		case "apiVersion":
-			err = lex.String(l, &v.TypeMeta.APIVersion)
+			err = decoders.String(l, &v.TypeMeta.APIVersion)
 		case "items":
-			err = lex.Slice(l, &v.Items, decodeCorev1Namespace)
+			err = decoders.Slice(l, &v.Items, decodeCorev1Namespace)
 		case "kind":
-			err = lex.String(l, &v.TypeMeta.Kind)
+			err = decoders.String(l, &v.TypeMeta.Kind)
 		case "metadata":
 			err = decodeMetav1ListMeta(l, &v.ListMeta)
 		default:
@@ -432,7 +432,7 @@ func decodeCorev1NamespaceList(l *lex.Lexer, v *corev1.NamespaceList) error {
 	}
 }
 
-func decodeCorev1Node(l *lex.Lexer, v *corev1.Node) error {
+func decodeCorev1Node(l *decoders.Lexer, v *corev1.Node) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -444,9 +444,9 @@ func decodeCorev1Node(l *lex.Lexer, v *corev1.Node) error {
 		var err error
 		switch string(key) {
 		case "apiVersion":
-			err = lex.String(l, &v.TypeMeta.APIVersion)
+			err = decoders.String(l, &v.TypeMeta.APIVersion)
 		case "kind":
-			err = lex.String(l, &v.TypeMeta.Kind)
+			err = decoders.String(l, &v.TypeMeta.Kind)
 		case "metadata":
 			err = decodeMetav1ObjectMeta(l, &v.ObjectMeta)
 		case "spec":
@@ -462,7 +462,7 @@ func decodeCorev1Node(l *lex.Lexer, v *corev1.Node) error {
 	}
 }
 
-func decodeCorev1NodeList(l *lex.Lexer, v *corev1.NodeList) error {
+func decodeCorev1NodeList(l *decoders.Lexer, v *corev1.NodeList) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -474,11 +474,11 @@ func decodeCorev1NodeList(l *lex.Lexer, v *corev1.NodeList) error {
 		var err error
 		switch string(key) {
 		case "apiVersion":
-			err = lex.String(l, &v.TypeMeta.APIVersion)
+			err = decoders.String(l, &v.TypeMeta.APIVersion)
 		case "items":
-			err = lex.Slice(l, &v.Items, decodeCorev1Node)
+			err = decoders.Slice(l, &v.Items, decodeCorev1Node)
 		case "kind":
-			err = lex.String(l, &v.TypeMeta.Kind)
+			err = decoders.String(l, &v.TypeMeta.Kind)
 		case "metadata":
 			err = decodeMetav1ListMeta(l, &v.ListMeta)
 		default:
@@ -490,7 +490,7 @@ func decodeCorev1NodeList(l *lex.Lexer, v *corev1.NodeList) error {
 	}
 }
 
-func decodeCorev1NodeProxyOptions(l *lex.Lexer, v *corev1.NodeProxyOptions) error {
+func decodeCorev1NodeProxyOptions(l *decoders.Lexer, v *corev1.NodeProxyOptions) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -502,11 +502,11 @@ func decodeCorev1NodeProxyOptions(l *lex.Lexer, v *corev1.NodeProxyOptions) erro
 		var err error
 		switch string(key) {
 		case "apiVersion":
-			err = lex.String(l, &v.TypeMeta.APIVersion)
+			err = decoders.String(l, &v.TypeMeta.APIVersion)
 		case "kind":
-			err = lex.String(l, &v.TypeMeta.Kind)
+			err = decoders.String(l, &v.TypeMeta.Kind)
 		case "path":
-			err = lex.String(l, &v.Path)
+			err = decoders.String(l, &v.Path)
 		default:
 			l.Skip()
 		}
@@ -516,7 +516,7 @@ func decodeCorev1NodeProxyOptions(l *lex.Lexer, v *corev1.NodeProxyOptions) erro
 	}
 }
 
-func decodeCorev1ObjectReference(l *lex.Lexer, v *corev1.ObjectReference) error {
+func decodeCorev1ObjectReference(l *decoders.Lexer, v *corev1.ObjectReference) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -528,19 +528,19 @@ func decodeCorev1ObjectReference(l *lex.Lexer, v *corev1.ObjectReference) error 
 		var err error
 		switch string(key) {
 		case "apiVersion":
-			err = lex.String(l, &v.APIVersion)
+			err = decoders.String(l, &v.APIVersion)
 		case "fieldPath":
-			err = lex.String(l, &v.FieldPath)
+			err = decoders.String(l, &v.FieldPath)
 		case "kind":
-			err = lex.String(l, &v.Kind)
+			err = decoders.String(l, &v.Kind)
 		case "name":
-			err = lex.String(l, &v.Name)
+			err = decoders.String(l, &v.Name)
 		case "namespace":
-			err = lex.String(l, &v.Namespace)
+			err = decoders.String(l, &v.Namespace)
 		case "resourceVersion":
-			err = lex.String(l, &v.ResourceVersion)
+			err = decoders.String(l, &v.ResourceVersion)
 		case "uid":
-			err = lex.String(l, &v.UID)
+			err = decoders.String(l, &v.UID)
 		default:
 			l.Skip()
 		}
@@ -550,7 +550,7 @@ func decodeCorev1ObjectReference(l *lex.Lexer, v *corev1.ObjectReference) error 
 	}
 }
 
-func decodeCorev1PersistentVolume(l *lex.Lexer, v *corev1.PersistentVolume) error {
+func decodeCorev1PersistentVolume(l *decoders.Lexer, v *corev1.PersistentVolume) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -562,9 +562,9 @@ func decodeCorev1PersistentVolume(l *lex.Lexer, v *corev1.PersistentVolume) erro
 		var err error
 		switch string(key) {
 		case "apiVersion":
-			err = lex.String(l, &v.TypeMeta.APIVersion)
+			err = decoders.String(l, &v.TypeMeta.APIVersion)
 		case "kind":
-			err = lex.String(l, &v.TypeMeta.Kind)
+			err = decoders.String(l, &v.TypeMeta.Kind)
 		case "metadata":
 			err = decodeMetav1ObjectMeta(l, &v.ObjectMeta)
 		case "spec":
@@ -580,7 +580,7 @@ func decodeCorev1PersistentVolume(l *lex.Lexer, v *corev1.PersistentVolume) erro
 	}
 }
 
-func decodeCorev1PersistentVolumeClaim(l *lex.Lexer, v *corev1.PersistentVolumeClaim) error {
+func decodeCorev1PersistentVolumeClaim(l *decoders.Lexer, v *corev1.PersistentVolumeClaim) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -592,9 +592,9 @@ func decodeCorev1PersistentVolumeClaim(l *lex.Lexer, v *corev1.PersistentVolumeC
 		var err error
 		switch string(key) {
 		case "apiVersion":
-			err = lex.String(l, &v.TypeMeta.APIVersion)
+			err = decoders.String(l, &v.TypeMeta.APIVersion)
 		case "kind":
-			err = lex.String(l, &v.TypeMeta.Kind)
+			err = decoders.String(l, &v.TypeMeta.Kind)
 		case "metadata":
 			err = decodeMetav1ObjectMeta(l, &v.ObjectMeta)
 		case "spec":
@@ -610,7 +610,7 @@ func decodeCorev1PersistentVolumeClaim(l *lex.Lexer, v *corev1.PersistentVolumeC
 	}
 }
 
-func decodeCorev1PersistentVolumeClaimList(l *lex.Lexer, v *corev1.PersistentVolumeClaimList) error {
+func decodeCorev1PersistentVolumeClaimList(l *decoders.Lexer, v *corev1.PersistentVolumeClaimList) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -622,11 +622,11 @@ func decodeCorev1PersistentVolumeClaimList(l *lex.Lexer, v *corev1.PersistentVol
 		var err error
 		switch string(key) {
 		case "apiVersion":
-			err = lex.String(l, &v.TypeMeta.APIVersion)
+			err = decoders.String(l, &v.TypeMeta.APIVersion)
 		case "items":
-			err = lex.Slice(l, &v.Items, decodeCorev1PersistentVolumeClaim)
+			err = decoders.Slice(l, &v.Items, decodeCorev1PersistentVolumeClaim)
 		case "kind":
-			err = lex.String(l, &v.TypeMeta.Kind)
+			err = decoders.String(l, &v.TypeMeta.Kind)
 		case "metadata":
 			err = decodeMetav1ListMeta(l, &v.ListMeta)
 		default:
@@ -638,7 +638,7 @@ func decodeCorev1PersistentVolumeClaimList(l *lex.Lexer, v *corev1.PersistentVol
 	}
 }
 
-func decodeCorev1PersistentVolumeList(l *lex.Lexer, v *corev1.PersistentVolumeList) error {
+func decodeCorev1PersistentVolumeList(l *decoders.Lexer, v *corev1.PersistentVolumeList) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -650,11 +650,11 @@ func decodeCorev1PersistentVolumeList(l *lex.Lexer, v *corev1.PersistentVolumeLi
 		var err error
 		switch string(key) {
 		case "apiVersion":
-			err = lex.String(l, &v.TypeMeta.APIVersion)
+			err = decoders.String(l, &v.TypeMeta.APIVersion)
 		case "items":
-			err = lex.Slice(l, &v.Items, decodeCorev1PersistentVolume)
+			err = decoders.Slice(l, &v.Items, decodeCorev1PersistentVolume)
 		case "kind":
-			err = lex.String(l, &v.TypeMeta.Kind)
+			err = decoders.String(l, &v.TypeMeta.Kind)
 		case "metadata":
 			err = decodeMetav1ListMeta(l, &v.ListMeta)
 		default:
@@ -666,7 +666,7 @@ func decodeCorev1PersistentVolumeList(l *lex.Lexer, v *corev1.PersistentVolumeLi
 	}
 }
 
-func decodeCorev1Pod(l *lex.Lexer, v *corev1.Pod) error {
+func decodeCorev1Pod(l *decoders.Lexer, v *corev1.Pod) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -678,9 +678,9 @@ func decodeCorev1Pod(l *lex.Lexer, v *corev1.Pod) error {
 		var err error
 		switch string(key) {
 		case "apiVersion":
-			err = lex.String(l, &v.TypeMeta.APIVersion)
+			err = decoders.String(l, &v.TypeMeta.APIVersion)
 		case "kind":
-			err = lex.String(l, &v.TypeMeta.Kind)
+			err = decoders.String(l, &v.TypeMeta.Kind)
 		case "metadata":
 			err = decodeMetav1ObjectMeta(l, &v.ObjectMeta)
 		case "spec":
@@ -696,7 +696,7 @@ func decodeCorev1Pod(l *lex.Lexer, v *corev1.Pod) error {
 	}
 }
 
-func decodeCorev1PodAttachOptions(l *lex.Lexer, v *corev1.PodAttachOptions) error {
+func decodeCorev1PodAttachOptions(l *decoders.Lexer, v *corev1.PodAttachOptions) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -708,19 +708,19 @@ func decodeCorev1PodAttachOptions(l *lex.Lexer, v *corev1.PodAttachOptions) erro
 		var err error
 		switch string(key) {
 		case "apiVersion":
-			err = lex.String(l, &v.TypeMeta.APIVersion)
+			err = decoders.String(l, &v.TypeMeta.APIVersion)
 		case "container":
-			err = lex.String(l, &v.Container)
+			err = decoders.String(l, &v.Container)
 		case "kind":
-			err = lex.String(l, &v.TypeMeta.Kind)
+			err = decoders.String(l, &v.TypeMeta.Kind)
 		case "stderr":
-			err = lex.Bool(l, &v.Stderr)
+			err = decoders.Bool(l, &v.Stderr)
 		case "stdin":
-			err = lex.Bool(l, &v.Stdin)
+			err = decoders.Bool(l, &v.Stdin)
 		case "stdout":
-			err = lex.Bool(l, &v.Stdout)
+			err = decoders.Bool(l, &v.Stdout)
 		case "tty":
-			err = lex.Bool(l, &v.TTY)
+			err = decoders.Bool(l, &v.TTY)
 		default:
 			l.Skip()
 		}
@@ -730,7 +730,7 @@ func decodeCorev1PodAttachOptions(l *lex.Lexer, v *corev1.PodAttachOptions) erro
 	}
 }
 
-func decodeCorev1PodExecOptions(l *lex.Lexer, v *corev1.PodExecOptions) error {
+func decodeCorev1PodExecOptions(l *decoders.Lexer, v *corev1.PodExecOptions) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -742,21 +742,21 @@ func decodeCorev1PodExecOptions(l *lex.Lexer, v *corev1.PodExecOptions) error {
 		var err error
 		switch string(key) {
 		case "apiVersion":
-			err = lex.String(l, &v.TypeMeta.APIVersion)
+			err = decoders.String(l, &v.TypeMeta.APIVersion)
 		case "command":
-			err = lex.Slice(l, &v.Command, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Slice(l, &v.Command, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		case "container":
-			err = lex.String(l, &v.Container)
+			err = decoders.String(l, &v.Container)
 		case "kind":
-			err = lex.String(l, &v.TypeMeta.Kind)
+			err = decoders.String(l, &v.TypeMeta.Kind)
 		case "stderr":
-			err = lex.Bool(l, &v.Stderr)
+			err = decoders.Bool(l, &v.Stderr)
 		case "stdin":
-			err = lex.Bool(l, &v.Stdin)
+			err = decoders.Bool(l, &v.Stdin)
 		case "stdout":
-			err = lex.Bool(l, &v.Stdout)
+			err = decoders.Bool(l, &v.Stdout)
 		case "tty":
-			err = lex.Bool(l, &v.TTY)
+			err = decoders.Bool(l, &v.TTY)
 		default:
 			l.Skip()
 		}
@@ -766,7 +766,7 @@ func decodeCorev1PodExecOptions(l *lex.Lexer, v *corev1.PodExecOptions) error {
 	}
 }
 
-func decodeCorev1PodList(l *lex.Lexer, v *corev1.PodList) error {
+func decodeCorev1PodList(l *decoders.Lexer, v *corev1.PodList) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -778,11 +778,11 @@ func decodeCorev1PodList(l *lex.Lexer, v *corev1.PodList) error {
 		var err error
 		switch string(key) {
 		case "apiVersion":
-			err = lex.String(l, &v.TypeMeta.APIVersion)
+			err = decoders.String(l, &v.TypeMeta.APIVersion)
 		case "items":
-			err = lex.Slice(l, &v.Items, decodeCorev1Pod)
+			err = decoders.Slice(l, &v.Items, decodeCorev1Pod)
 		case "kind":
-			err = lex.String(l, &v.TypeMeta.Kind)
+			err = decoders.String(l, &v.TypeMeta.Kind)
 		case "metadata":
 			err = decodeMetav1ListMeta(l, &v.ListMeta)
 		default:
@@ -794,7 +794,7 @@ func decodeCorev1PodList(l *lex.Lexer, v *corev1.PodList) error {
 	}
 }
 
-func decodeCorev1PodLogOptions(l *lex.Lexer, v *corev1.PodLogOptions) error {
+func decodeCorev1PodLogOptions(l *decoders.Lexer, v *corev1.PodLogOptions) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -806,29 +806,29 @@ func decodeCorev1PodLogOptions(l *lex.Lexer, v *corev1.PodLogOptions) error {
 		var err error
 		switch string(key) {
 		case "apiVersion":
-			err = lex.String(l, &v.TypeMeta.APIVersion)
+			err = decoders.String(l, &v.TypeMeta.APIVersion)
 		case "container":
-			err = lex.String(l, &v.Container)
+			err = decoders.String(l, &v.Container)
 		case "follow":
-			err = lex.Bool(l, &v.Follow)
+			err = decoders.Bool(l, &v.Follow)
 		case "insecureSkipTLSVerifyBackend":
-			err = lex.Bool(l, &v.InsecureSkipTLSVerifyBackend)
+			err = decoders.Bool(l, &v.InsecureSkipTLSVerifyBackend)
 		case "kind":
-			err = lex.String(l, &v.TypeMeta.Kind)
+			err = decoders.String(l, &v.TypeMeta.Kind)
 		case "limitBytes":
-			err = lex.Ptr(l, &v.LimitBytes, func(l *lex.Lexer, v *int64) error { return lex.Int(l, v) })
+			err = decoders.Ptr(l, &v.LimitBytes, func(l *decoders.Lexer, v *int64) error { return decoders.Int(l, v) })
 		case "previous":
-			err = lex.Bool(l, &v.Previous)
+			err = decoders.Bool(l, &v.Previous)
 		case "sinceSeconds":
-			err = lex.Ptr(l, &v.SinceSeconds, func(l *lex.Lexer, v *int64) error { return lex.Int(l, v) })
+			err = decoders.Ptr(l, &v.SinceSeconds, func(l *decoders.Lexer, v *int64) error { return decoders.Int(l, v) })
 		case "sinceTime":
-			err = lex.Ptr(l, &v.SinceTime, lex.Time)
+			err = decoders.Ptr(l, &v.SinceTime, decoders.Time)
 		case "stream":
-			err = lex.Ptr(l, &v.Stream, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.Stream, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		case "tailLines":
-			err = lex.Ptr(l, &v.TailLines, func(l *lex.Lexer, v *int64) error { return lex.Int(l, v) })
+			err = decoders.Ptr(l, &v.TailLines, func(l *decoders.Lexer, v *int64) error { return decoders.Int(l, v) })
 		case "timestamps":
-			err = lex.Bool(l, &v.Timestamps)
+			err = decoders.Bool(l, &v.Timestamps)
 		default:
 			l.Skip()
 		}
@@ -838,7 +838,7 @@ func decodeCorev1PodLogOptions(l *lex.Lexer, v *corev1.PodLogOptions) error {
 	}
 }
 
-func decodeCorev1PodPortForwardOptions(l *lex.Lexer, v *corev1.PodPortForwardOptions) error {
+func decodeCorev1PodPortForwardOptions(l *decoders.Lexer, v *corev1.PodPortForwardOptions) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -850,11 +850,11 @@ func decodeCorev1PodPortForwardOptions(l *lex.Lexer, v *corev1.PodPortForwardOpt
 		var err error
 		switch string(key) {
 		case "apiVersion":
-			err = lex.String(l, &v.TypeMeta.APIVersion)
+			err = decoders.String(l, &v.TypeMeta.APIVersion)
 		case "kind":
-			err = lex.String(l, &v.TypeMeta.Kind)
+			err = decoders.String(l, &v.TypeMeta.Kind)
 		case "ports":
-			err = lex.Slice(l, &v.Ports, func(l *lex.Lexer, v *int32) error { return lex.Int(l, v) })
+			err = decoders.Slice(l, &v.Ports, func(l *decoders.Lexer, v *int32) error { return decoders.Int(l, v) })
 		default:
 			l.Skip()
 		}
@@ -864,7 +864,7 @@ func decodeCorev1PodPortForwardOptions(l *lex.Lexer, v *corev1.PodPortForwardOpt
 	}
 }
 
-func decodeCorev1PodProxyOptions(l *lex.Lexer, v *corev1.PodProxyOptions) error {
+func decodeCorev1PodProxyOptions(l *decoders.Lexer, v *corev1.PodProxyOptions) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -876,11 +876,11 @@ func decodeCorev1PodProxyOptions(l *lex.Lexer, v *corev1.PodProxyOptions) error 
 		var err error
 		switch string(key) {
 		case "apiVersion":
-			err = lex.String(l, &v.TypeMeta.APIVersion)
+			err = decoders.String(l, &v.TypeMeta.APIVersion)
 		case "kind":
-			err = lex.String(l, &v.TypeMeta.Kind)
+			err = decoders.String(l, &v.TypeMeta.Kind)
 		case "path":
-			err = lex.String(l, &v.Path)
+			err = decoders.String(l, &v.Path)
 		default:
 			l.Skip()
 		}
@@ -890,7 +890,7 @@ func decodeCorev1PodProxyOptions(l *lex.Lexer, v *corev1.PodProxyOptions) error 
 	}
 }
 
-func decodeCorev1PodTemplate(l *lex.Lexer, v *corev1.PodTemplate) error {
+func decodeCorev1PodTemplate(l *decoders.Lexer, v *corev1.PodTemplate) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -902,9 +902,9 @@ func decodeCorev1PodTemplate(l *lex.Lexer, v *corev1.PodTemplate) error {
 		var err error
 		switch string(key) {
 		case "apiVersion":
-			err = lex.String(l, &v.TypeMeta.APIVersion)
+			err = decoders.String(l, &v.TypeMeta.APIVersion)
 		case "kind":
-			err = lex.String(l, &v.TypeMeta.Kind)
+			err = decoders.String(l, &v.TypeMeta.Kind)
 		case "metadata":
 			err = decodeMetav1ObjectMeta(l, &v.ObjectMeta)
 		case "template":
@@ -918,7 +918,7 @@ func decodeCorev1PodTemplate(l *lex.Lexer, v *corev1.PodTemplate) error {
 	}
 }
 
-func decodeCorev1PodTemplateList(l *lex.Lexer, v *corev1.PodTemplateList) error {
+func decodeCorev1PodTemplateList(l *decoders.Lexer, v *corev1.PodTemplateList) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -930,11 +930,11 @@ func decodeCorev1PodTemplateList(l *lex.Lexer, v *corev1.PodTemplateList) error 
 		var err error
 		switch string(key) {
 		case "apiVersion":
-			err = lex.String(l, &v.TypeMeta.APIVersion)
+			err = decoders.String(l, &v.TypeMeta.APIVersion)
 		case "items":
-			err = lex.Slice(l, &v.Items, decodeCorev1PodTemplate)
+			err = decoders.Slice(l, &v.Items, decodeCorev1PodTemplate)
 		case "kind":
-			err = lex.String(l, &v.TypeMeta.Kind)
+			err = decoders.String(l, &v.TypeMeta.Kind)
 		case "metadata":
 			err = decodeMetav1ListMeta(l, &v.ListMeta)
 		default:
@@ -946,7 +946,7 @@ func decodeCorev1PodTemplateList(l *lex.Lexer, v *corev1.PodTemplateList) error 
 	}
 }
 
-func decodeCorev1RangeAllocation(l *lex.Lexer, v *corev1.RangeAllocation) error {
+func decodeCorev1RangeAllocation(l *decoders.Lexer, v *corev1.RangeAllocation) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -958,15 +958,15 @@ func decodeCorev1RangeAllocation(l *lex.Lexer, v *corev1.RangeAllocation) error 
 		var err error
 		switch string(key) {
 		case "apiVersion":
-			err = lex.String(l, &v.TypeMeta.APIVersion)
+			err = decoders.String(l, &v.TypeMeta.APIVersion)
 		case "data":
-			err = lex.Bytes(l, &v.Data)
+			err = decoders.Bytes(l, &v.Data)
 		case "kind":
-			err = lex.String(l, &v.TypeMeta.Kind)
+			err = decoders.String(l, &v.TypeMeta.Kind)
 		case "metadata":
 			err = decodeMetav1ObjectMeta(l, &v.ObjectMeta)
 		case "range":
-			err = lex.String(l, &v.Range)
+			err = decoders.String(l, &v.Range)
 		default:
 			l.Skip()
 		}
@@ -976,7 +976,7 @@ func decodeCorev1RangeAllocation(l *lex.Lexer, v *corev1.RangeAllocation) error 
 	}
 }
 
-func decodeCorev1ReplicationController(l *lex.Lexer, v *corev1.ReplicationController) error {
+func decodeCorev1ReplicationController(l *decoders.Lexer, v *corev1.ReplicationController) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -988,9 +988,9 @@ func decodeCorev1ReplicationController(l *lex.Lexer, v *corev1.ReplicationContro
 		var err error
 		switch string(key) {
 		case "apiVersion":
-			err = lex.String(l, &v.TypeMeta.APIVersion)
+			err = decoders.String(l, &v.TypeMeta.APIVersion)
 		case "kind":
-			err = lex.String(l, &v.TypeMeta.Kind)
+			err = decoders.String(l, &v.TypeMeta.Kind)
 		case "metadata":
 			err = decodeMetav1ObjectMeta(l, &v.ObjectMeta)
 		case "spec":
@@ -1006,7 +1006,7 @@ func decodeCorev1ReplicationController(l *lex.Lexer, v *corev1.ReplicationContro
 	}
 }
 
-func decodeCorev1ReplicationControllerList(l *lex.Lexer, v *corev1.ReplicationControllerList) error {
+func decodeCorev1ReplicationControllerList(l *decoders.Lexer, v *corev1.ReplicationControllerList) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -1018,11 +1018,11 @@ func decodeCorev1ReplicationControllerList(l *lex.Lexer, v *corev1.ReplicationCo
 		var err error
 		switch string(key) {
 		case "apiVersion":
-			err = lex.String(l, &v.TypeMeta.APIVersion)
+			err = decoders.String(l, &v.TypeMeta.APIVersion)
 		case "items":
-			err = lex.Slice(l, &v.Items, decodeCorev1ReplicationController)
+			err = decoders.Slice(l, &v.Items, decodeCorev1ReplicationController)
 		case "kind":
-			err = lex.String(l, &v.TypeMeta.Kind)
+			err = decoders.String(l, &v.TypeMeta.Kind)
 		case "metadata":
 			err = decodeMetav1ListMeta(l, &v.ListMeta)
 		default:
@@ -1034,7 +1034,7 @@ func decodeCorev1ReplicationControllerList(l *lex.Lexer, v *corev1.ReplicationCo
 	}
 }
 
-func decodeCorev1ResourceQuota(l *lex.Lexer, v *corev1.ResourceQuota) error {
+func decodeCorev1ResourceQuota(l *decoders.Lexer, v *corev1.ResourceQuota) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -1046,9 +1046,9 @@ func decodeCorev1ResourceQuota(l *lex.Lexer, v *corev1.ResourceQuota) error {
 		var err error
 		switch string(key) {
 		case "apiVersion":
-			err = lex.String(l, &v.TypeMeta.APIVersion)
+			err = decoders.String(l, &v.TypeMeta.APIVersion)
 		case "kind":
-			err = lex.String(l, &v.TypeMeta.Kind)
+			err = decoders.String(l, &v.TypeMeta.Kind)
 		case "metadata":
 			err = decodeMetav1ObjectMeta(l, &v.ObjectMeta)
 		case "spec":
@@ -1064,7 +1064,7 @@ func decodeCorev1ResourceQuota(l *lex.Lexer, v *corev1.ResourceQuota) error {
 	}
 }
 
-func decodeCorev1ResourceQuotaList(l *lex.Lexer, v *corev1.ResourceQuotaList) error {
+func decodeCorev1ResourceQuotaList(l *decoders.Lexer, v *corev1.ResourceQuotaList) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -1076,11 +1076,11 @@ func decodeCorev1ResourceQuotaList(l *lex.Lexer, v *corev1.ResourceQuotaList) er
 		var err error
 		switch string(key) {
 		case "apiVersion":
-			err = lex.String(l, &v.TypeMeta.APIVersion)
+			err = decoders.String(l, &v.TypeMeta.APIVersion)
 		case "items":
-			err = lex.Slice(l, &v.Items, decodeCorev1ResourceQuota)
+			err = decoders.Slice(l, &v.Items, decodeCorev1ResourceQuota)
 		case "kind":
-			err = lex.String(l, &v.TypeMeta.Kind)
+			err = decoders.String(l, &v.TypeMeta.Kind)
 		case "metadata":
 			err = decodeMetav1ListMeta(l, &v.ListMeta)
 		default:
@@ -1092,7 +1092,7 @@ func decodeCorev1ResourceQuotaList(l *lex.Lexer, v *corev1.ResourceQuotaList) er
 	}
 }
 
-func decodeCorev1Secret(l *lex.Lexer, v *corev1.Secret) error {
+func decodeCorev1Secret(l *decoders.Lexer, v *corev1.Secret) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -1104,19 +1104,19 @@ func decodeCorev1Secret(l *lex.Lexer, v *corev1.Secret) error {
 		var err error
 		switch string(key) {
 		case "apiVersion":
-			err = lex.String(l, &v.TypeMeta.APIVersion)
+			err = decoders.String(l, &v.TypeMeta.APIVersion)
 		case "data":
-			err = lex.Map(l, &v.Data, func(l *lex.Lexer, v *[]byte) error { return lex.Bytes(l, v) })
+			err = decoders.Map(l, &v.Data, func(l *decoders.Lexer, v *[]byte) error { return decoders.Bytes(l, v) })
 		case "immutable":
-			err = lex.Ptr(l, &v.Immutable, func(l *lex.Lexer, v *bool) error { return lex.Bool(l, v) })
+			err = decoders.Ptr(l, &v.Immutable, func(l *decoders.Lexer, v *bool) error { return decoders.Bool(l, v) })
 		case "kind":
-			err = lex.String(l, &v.TypeMeta.Kind)
+			err = decoders.String(l, &v.TypeMeta.Kind)
 		case "metadata":
 			err = decodeMetav1ObjectMeta(l, &v.ObjectMeta)
 		case "stringData":
-			err = lex.StringMap(l, &v.StringData)
+			err = decoders.StringMap(l, &v.StringData)
 		case "type":
-			err = lex.String(l, &v.Type)
+			err = decoders.String(l, &v.Type)
 		default:
 			l.Skip()
 		}
@@ -1126,7 +1126,7 @@ func decodeCorev1Secret(l *lex.Lexer, v *corev1.Secret) error {
 	}
 }
 
-func decodeCorev1SecretList(l *lex.Lexer, v *corev1.SecretList) error {
+func decodeCorev1SecretList(l *decoders.Lexer, v *corev1.SecretList) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -1138,11 +1138,11 @@ func decodeCorev1SecretList(l *lex.Lexer, v *corev1.SecretList) error {
 		var err error
 		switch string(key) {
 		case "apiVersion":
-			err = lex.String(l, &v.TypeMeta.APIVersion)
+			err = decoders.String(l, &v.TypeMeta.APIVersion)
 		case "items":
-			err = lex.Slice(l, &v.Items, decodeCorev1Secret)
+			err = decoders.Slice(l, &v.Items, decodeCorev1Secret)
 		case "kind":
-			err = lex.String(l, &v.TypeMeta.Kind)
+			err = decoders.String(l, &v.TypeMeta.Kind)
 		case "metadata":
 			err = decodeMetav1ListMeta(l, &v.ListMeta)
 		default:
@@ -1154,7 +1154,7 @@ func decodeCorev1SecretList(l *lex.Lexer, v *corev1.SecretList) error {
 	}
 }
 
-func decodeCorev1SerializedReference(l *lex.Lexer, v *corev1.SerializedReference) error {
+func decodeCorev1SerializedReference(l *decoders.Lexer, v *corev1.SerializedReference) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -1166,9 +1166,9 @@ func decodeCorev1SerializedReference(l *lex.Lexer, v *corev1.SerializedReference
 		var err error
 		switch string(key) {
 		case "apiVersion":
-			err = lex.String(l, &v.TypeMeta.APIVersion)
+			err = decoders.String(l, &v.TypeMeta.APIVersion)
 		case "kind":
-			err = lex.String(l, &v.TypeMeta.Kind)
+			err = decoders.String(l, &v.TypeMeta.Kind)
 		case "reference":
 			err = decodeCorev1ObjectReference(l, &v.Reference)
 		default:
@@ -1180,7 +1180,7 @@ func decodeCorev1SerializedReference(l *lex.Lexer, v *corev1.SerializedReference
 	}
 }
 
-func decodeCorev1Service(l *lex.Lexer, v *corev1.Service) error {
+func decodeCorev1Service(l *decoders.Lexer, v *corev1.Service) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -1192,9 +1192,9 @@ func decodeCorev1Service(l *lex.Lexer, v *corev1.Service) error {
 		var err error
 		switch string(key) {
 		case "apiVersion":
-			err = lex.String(l, &v.TypeMeta.APIVersion)
+			err = decoders.String(l, &v.TypeMeta.APIVersion)
 		case "kind":
-			err = lex.String(l, &v.TypeMeta.Kind)
+			err = decoders.String(l, &v.TypeMeta.Kind)
 		case "metadata":
 			err = decodeMetav1ObjectMeta(l, &v.ObjectMeta)
 		case "spec":
@@ -1210,7 +1210,7 @@ func decodeCorev1Service(l *lex.Lexer, v *corev1.Service) error {
 	}
 }
 
-func decodeCorev1ServiceAccount(l *lex.Lexer, v *corev1.ServiceAccount) error {
+func decodeCorev1ServiceAccount(l *decoders.Lexer, v *corev1.ServiceAccount) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -1222,17 +1222,17 @@ func decodeCorev1ServiceAccount(l *lex.Lexer, v *corev1.ServiceAccount) error {
 		var err error
 		switch string(key) {
 		case "apiVersion":
-			err = lex.String(l, &v.TypeMeta.APIVersion)
+			err = decoders.String(l, &v.TypeMeta.APIVersion)
 		case "automountServiceAccountToken":
-			err = lex.Ptr(l, &v.AutomountServiceAccountToken, func(l *lex.Lexer, v *bool) error { return lex.Bool(l, v) })
+			err = decoders.Ptr(l, &v.AutomountServiceAccountToken, func(l *decoders.Lexer, v *bool) error { return decoders.Bool(l, v) })
 		case "imagePullSecrets":
-			err = lex.Slice(l, &v.ImagePullSecrets, decodeCorev1LocalObjectReference)
+			err = decoders.Slice(l, &v.ImagePullSecrets, decodeCorev1LocalObjectReference)
 		case "kind":
-			err = lex.String(l, &v.TypeMeta.Kind)
+			err = decoders.String(l, &v.TypeMeta.Kind)
 		case "metadata":
 			err = decodeMetav1ObjectMeta(l, &v.ObjectMeta)
 		case "secrets":
-			err = lex.Slice(l, &v.Secrets, decodeCorev1ObjectReference)
+			err = decoders.Slice(l, &v.Secrets, decodeCorev1ObjectReference)
 		default:
 			l.Skip()
 		}
@@ -1242,7 +1242,7 @@ func decodeCorev1ServiceAccount(l *lex.Lexer, v *corev1.ServiceAccount) error {
 	}
 }
 
-func decodeCorev1ServiceAccountList(l *lex.Lexer, v *corev1.ServiceAccountList) error {
+func decodeCorev1ServiceAccountList(l *decoders.Lexer, v *corev1.ServiceAccountList) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -1254,11 +1254,11 @@ func decodeCorev1ServiceAccountList(l *lex.Lexer, v *corev1.ServiceAccountList) 
 		var err error
 		switch string(key) {
 		case "apiVersion":
-			err = lex.String(l, &v.TypeMeta.APIVersion)
+			err = decoders.String(l, &v.TypeMeta.APIVersion)
 		case "items":
-			err = lex.Slice(l, &v.Items, decodeCorev1ServiceAccount)
+			err = decoders.Slice(l, &v.Items, decodeCorev1ServiceAccount)
 		case "kind":
-			err = lex.String(l, &v.TypeMeta.Kind)
+			err = decoders.String(l, &v.TypeMeta.Kind)
 		case "metadata":
 			err = decodeMetav1ListMeta(l, &v.ListMeta)
 		default:
@@ -1270,7 +1270,7 @@ func decodeCorev1ServiceAccountList(l *lex.Lexer, v *corev1.ServiceAccountList) 
 	}
 }
 
-func decodeCorev1ServiceList(l *lex.Lexer, v *corev1.ServiceList) error {
+func decodeCorev1ServiceList(l *decoders.Lexer, v *corev1.ServiceList) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -1282,11 +1282,11 @@ func decodeCorev1ServiceList(l *lex.Lexer, v *corev1.ServiceList) error {
 		var err error
 		switch string(key) {
 		case "apiVersion":
-			err = lex.String(l, &v.TypeMeta.APIVersion)
+			err = decoders.String(l, &v.TypeMeta.APIVersion)
 		case "items":
-			err = lex.Slice(l, &v.Items, decodeCorev1Service)
+			err = decoders.Slice(l, &v.Items, decodeCorev1Service)
 		case "kind":
-			err = lex.String(l, &v.TypeMeta.Kind)
+			err = decoders.String(l, &v.TypeMeta.Kind)
 		case "metadata":
 			err = decodeMetav1ListMeta(l, &v.ListMeta)
 		default:
@@ -1298,7 +1298,7 @@ func decodeCorev1ServiceList(l *lex.Lexer, v *corev1.ServiceList) error {
 	}
 }
 
-func decodeCorev1ServiceProxyOptions(l *lex.Lexer, v *corev1.ServiceProxyOptions) error {
+func decodeCorev1ServiceProxyOptions(l *decoders.Lexer, v *corev1.ServiceProxyOptions) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -1310,11 +1310,11 @@ func decodeCorev1ServiceProxyOptions(l *lex.Lexer, v *corev1.ServiceProxyOptions
 		var err error
 		switch string(key) {
 		case "apiVersion":
-			err = lex.String(l, &v.TypeMeta.APIVersion)
+			err = decoders.String(l, &v.TypeMeta.APIVersion)
 		case "kind":
-			err = lex.String(l, &v.TypeMeta.Kind)
+			err = decoders.String(l, &v.TypeMeta.Kind)
 		case "path":
-			err = lex.String(l, &v.Path)
+			err = decoders.String(l, &v.Path)
 		default:
 			l.Skip()
 		}
@@ -1324,7 +1324,7 @@ func decodeCorev1ServiceProxyOptions(l *lex.Lexer, v *corev1.ServiceProxyOptions
 	}
 }
 
-func decodeCorev1ComponentCondition(l *lex.Lexer, v *corev1.ComponentCondition) error {
+func decodeCorev1ComponentCondition(l *decoders.Lexer, v *corev1.ComponentCondition) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -1336,13 +1336,13 @@ func decodeCorev1ComponentCondition(l *lex.Lexer, v *corev1.ComponentCondition) 
 		var err error
 		switch string(key) {
 		case "error":
-			err = lex.String(l, &v.Error)
+			err = decoders.String(l, &v.Error)
 		case "message":
-			err = lex.String(l, &v.Message)
+			err = decoders.String(l, &v.Message)
 		case "status":
-			err = lex.String(l, &v.Status)
+			err = decoders.String(l, &v.Status)
 		case "type":
-			err = lex.String(l, &v.Type)
+			err = decoders.String(l, &v.Type)
 		default:
 			l.Skip()
 		}
@@ -1352,7 +1352,7 @@ func decodeCorev1ComponentCondition(l *lex.Lexer, v *corev1.ComponentCondition) 
 	}
 }
 
-func decodeCorev1EndpointSubset(l *lex.Lexer, v *corev1.EndpointSubset) error {
+func decodeCorev1EndpointSubset(l *decoders.Lexer, v *corev1.EndpointSubset) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -1364,11 +1364,11 @@ func decodeCorev1EndpointSubset(l *lex.Lexer, v *corev1.EndpointSubset) error {
 		var err error
 		switch string(key) {
 		case "addresses":
-			err = lex.Slice(l, &v.Addresses, decodeCorev1EndpointAddress)
+			err = decoders.Slice(l, &v.Addresses, decodeCorev1EndpointAddress)
 		case "notReadyAddresses":
-			err = lex.Slice(l, &v.NotReadyAddresses, decodeCorev1EndpointAddress)
+			err = decoders.Slice(l, &v.NotReadyAddresses, decodeCorev1EndpointAddress)
 		case "ports":
-			err = lex.Slice(l, &v.Ports, decodeCorev1EndpointPort)
+			err = decoders.Slice(l, &v.Ports, decodeCorev1EndpointPort)
 		default:
 			l.Skip()
 		}
@@ -1378,7 +1378,7 @@ func decodeCorev1EndpointSubset(l *lex.Lexer, v *corev1.EndpointSubset) error {
 	}
 }
 
-func decodeCorev1EventSeries(l *lex.Lexer, v *corev1.EventSeries) error {
+func decodeCorev1EventSeries(l *decoders.Lexer, v *corev1.EventSeries) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -1390,9 +1390,9 @@ func decodeCorev1EventSeries(l *lex.Lexer, v *corev1.EventSeries) error {
 		var err error
 		switch string(key) {
 		case "count":
-			err = lex.Int(l, &v.Count)
+			err = decoders.Int(l, &v.Count)
 		case "lastObservedTime":
-			err = lex.MicroTime(l, &v.LastObservedTime)
+			err = decoders.MicroTime(l, &v.LastObservedTime)
 		default:
 			l.Skip()
 		}
@@ -1402,7 +1402,7 @@ func decodeCorev1EventSeries(l *lex.Lexer, v *corev1.EventSeries) error {
 	}
 }
 
-func decodeCorev1EventSource(l *lex.Lexer, v *corev1.EventSource) error {
+func decodeCorev1EventSource(l *decoders.Lexer, v *corev1.EventSource) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -1414,9 +1414,9 @@ func decodeCorev1EventSource(l *lex.Lexer, v *corev1.EventSource) error {
 		var err error
 		switch string(key) {
 		case "component":
-			err = lex.String(l, &v.Component)
+			err = decoders.String(l, &v.Component)
 		case "host":
-			err = lex.String(l, &v.Host)
+			err = decoders.String(l, &v.Host)
 		default:
 			l.Skip()
 		}
@@ -1426,7 +1426,7 @@ func decodeCorev1EventSource(l *lex.Lexer, v *corev1.EventSource) error {
 	}
 }
 
-func decodeCorev1LimitRangeSpec(l *lex.Lexer, v *corev1.LimitRangeSpec) error {
+func decodeCorev1LimitRangeSpec(l *decoders.Lexer, v *corev1.LimitRangeSpec) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -1438,7 +1438,7 @@ func decodeCorev1LimitRangeSpec(l *lex.Lexer, v *corev1.LimitRangeSpec) error {
 		var err error
 		switch string(key) {
 		case "limits":
-			err = lex.Slice(l, &v.Limits, decodeCorev1LimitRangeItem)
+			err = decoders.Slice(l, &v.Limits, decodeCorev1LimitRangeItem)
 		default:
 			l.Skip()
 		}
@@ -1448,7 +1448,7 @@ func decodeCorev1LimitRangeSpec(l *lex.Lexer, v *corev1.LimitRangeSpec) error {
 	}
 }
 
-func decodeCorev1NamespaceSpec(l *lex.Lexer, v *corev1.NamespaceSpec) error {
+func decodeCorev1NamespaceSpec(l *decoders.Lexer, v *corev1.NamespaceSpec) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -1460,7 +1460,7 @@ func decodeCorev1NamespaceSpec(l *lex.Lexer, v *corev1.NamespaceSpec) error {
 		var err error
 		switch string(key) {
 		case "finalizers":
-			err = lex.Slice(l, &v.Finalizers, func(l *lex.Lexer, v *corev1.FinalizerName) error { return lex.String(l, v) })
+			err = decoders.Slice(l, &v.Finalizers, func(l *decoders.Lexer, v *corev1.FinalizerName) error { return decoders.String(l, v) })
 		default:
 			l.Skip()
 		}
@@ -1470,7 +1470,7 @@ func decodeCorev1NamespaceSpec(l *lex.Lexer, v *corev1.NamespaceSpec) error {
 	}
 }
 
-func decodeCorev1NamespaceStatus(l *lex.Lexer, v *corev1.NamespaceStatus) error {
+func decodeCorev1NamespaceStatus(l *decoders.Lexer, v *corev1.NamespaceStatus) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -1482,9 +1482,9 @@ func decodeCorev1NamespaceStatus(l *lex.Lexer, v *corev1.NamespaceStatus) error 
 		var err error
 		switch string(key) {
 		case "conditions":
-			err = lex.Slice(l, &v.Conditions, decodeCorev1NamespaceCondition)
+			err = decoders.Slice(l, &v.Conditions, decodeCorev1NamespaceCondition)
 		case "phase":
-			err = lex.String(l, &v.Phase)
+			err = decoders.String(l, &v.Phase)
 		default:
 			l.Skip()
 		}
@@ -1494,7 +1494,7 @@ func decodeCorev1NamespaceStatus(l *lex.Lexer, v *corev1.NamespaceStatus) error 
 	}
 }
 
-func decodeCorev1NodeSpec(l *lex.Lexer, v *corev1.NodeSpec) error {
+func decodeCorev1NodeSpec(l *decoders.Lexer, v *corev1.NodeSpec) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -1506,21 +1506,21 @@ func decodeCorev1NodeSpec(l *lex.Lexer, v *corev1.NodeSpec) error {
 		var err error
 		switch string(key) {
 		case "configSource":
-			err = lex.Ptr(l, &v.ConfigSource, decodeCorev1NodeConfigSource)
+			err = decoders.Ptr(l, &v.ConfigSource, decodeCorev1NodeConfigSource)
 		case "externalID":
-			err = lex.String(l, &v.DoNotUseExternalID)
+			err = decoders.String(l, &v.DoNotUseExternalID)
 		case "podCIDR":
-			err = lex.String(l, &v.PodCIDR)
+			err = decoders.String(l, &v.PodCIDR)
 		case "podCIDRs":
-			err = lex.Slice(l, &v.PodCIDRs, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Slice(l, &v.PodCIDRs, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		case "podPreemptionPolicy":
-			err = lex.Ptr(l, &v.PodPreemptionPolicy, decodeCorev1NodePodPreemptionPolicy)
+			err = decoders.Ptr(l, &v.PodPreemptionPolicy, decodeCorev1NodePodPreemptionPolicy)
 		case "providerID":
-			err = lex.String(l, &v.ProviderID)
+			err = decoders.String(l, &v.ProviderID)
 		case "taints":
-			err = lex.Slice(l, &v.Taints, decodeCorev1Taint)
+			err = decoders.Slice(l, &v.Taints, decodeCorev1Taint)
 		case "unschedulable":
-			err = lex.Bool(l, &v.Unschedulable)
+			err = decoders.Bool(l, &v.Unschedulable)
 		default:
 			l.Skip()
 		}
@@ -1530,7 +1530,7 @@ func decodeCorev1NodeSpec(l *lex.Lexer, v *corev1.NodeSpec) error {
 	}
 }
 
-func decodeCorev1NodeStatus(l *lex.Lexer, v *corev1.NodeStatus) error {
+func decodeCorev1NodeStatus(l *decoders.Lexer, v *corev1.NodeStatus) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -1542,33 +1542,33 @@ func decodeCorev1NodeStatus(l *lex.Lexer, v *corev1.NodeStatus) error {
 		var err error
 		switch string(key) {
 		case "addresses":
-			err = lex.Slice(l, &v.Addresses, decodeCorev1NodeAddress)
+			err = decoders.Slice(l, &v.Addresses, decodeCorev1NodeAddress)
 		case "allocatable":
-			err = lex.QuantityMap(l, &v.Allocatable)
+			err = decoders.QuantityMap(l, &v.Allocatable)
 		case "capacity":
-			err = lex.QuantityMap(l, &v.Capacity)
+			err = decoders.QuantityMap(l, &v.Capacity)
 		case "conditions":
-			err = lex.Slice(l, &v.Conditions, decodeCorev1NodeCondition)
+			err = decoders.Slice(l, &v.Conditions, decodeCorev1NodeCondition)
 		case "config":
-			err = lex.Ptr(l, &v.Config, decodeCorev1NodeConfigStatus)
+			err = decoders.Ptr(l, &v.Config, decodeCorev1NodeConfigStatus)
 		case "daemonEndpoints":
 			err = decodeCorev1NodeDaemonEndpoints(l, &v.DaemonEndpoints)
 		case "declaredFeatures":
-			err = lex.Slice(l, &v.DeclaredFeatures, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Slice(l, &v.DeclaredFeatures, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		case "features":
-			err = lex.Ptr(l, &v.Features, decodeCorev1NodeFeatures)
+			err = decoders.Ptr(l, &v.Features, decodeCorev1NodeFeatures)
 		case "images":
-			err = lex.Slice(l, &v.Images, decodeCorev1ContainerImage)
+			err = decoders.Slice(l, &v.Images, decodeCorev1ContainerImage)
 		case "nodeInfo":
 			err = decodeCorev1NodeSystemInfo(l, &v.NodeInfo)
 		case "phase":
-			err = lex.String(l, &v.Phase)
+			err = decoders.String(l, &v.Phase)
 		case "runtimeHandlers":
-			err = lex.Slice(l, &v.RuntimeHandlers, decodeCorev1NodeRuntimeHandler)
+			err = decoders.Slice(l, &v.RuntimeHandlers, decodeCorev1NodeRuntimeHandler)
 		case "volumesAttached":
-			err = lex.Slice(l, &v.VolumesAttached, decodeCorev1AttachedVolume)
+			err = decoders.Slice(l, &v.VolumesAttached, decodeCorev1AttachedVolume)
 		case "volumesInUse":
-			err = lex.Slice(l, &v.VolumesInUse, func(l *lex.Lexer, v *corev1.UniqueVolumeName) error { return lex.String(l, v) })
+			err = decoders.Slice(l, &v.VolumesInUse, func(l *decoders.Lexer, v *corev1.UniqueVolumeName) error { return decoders.String(l, v) })
 		default:
 			l.Skip()
 		}
@@ -1578,7 +1578,7 @@ func decodeCorev1NodeStatus(l *lex.Lexer, v *corev1.NodeStatus) error {
 	}
 }
 
-func decodeCorev1PersistentVolumeSpec(l *lex.Lexer, v *corev1.PersistentVolumeSpec) error {
+func decodeCorev1PersistentVolumeSpec(l *decoders.Lexer, v *corev1.PersistentVolumeSpec) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -1590,67 +1590,67 @@ func decodeCorev1PersistentVolumeSpec(l *lex.Lexer, v *corev1.PersistentVolumeSp
 		var err error
 		switch string(key) {
 		case "accessModes":
-			err = lex.Slice(l, &v.AccessModes, func(l *lex.Lexer, v *corev1.PersistentVolumeAccessMode) error { return lex.String(l, v) })
+			err = decoders.Slice(l, &v.AccessModes, func(l *decoders.Lexer, v *corev1.PersistentVolumeAccessMode) error { return decoders.String(l, v) })
 		case "awsElasticBlockStore":
-			err = lex.Ptr(l, &v.PersistentVolumeSource.AWSElasticBlockStore, decodeCorev1AWSElasticBlockStoreVolumeSource)
+			err = decoders.Ptr(l, &v.PersistentVolumeSource.AWSElasticBlockStore, decodeCorev1AWSElasticBlockStoreVolumeSource)
 		case "azureDisk":
-			err = lex.Ptr(l, &v.PersistentVolumeSource.AzureDisk, decodeCorev1AzureDiskVolumeSource)
+			err = decoders.Ptr(l, &v.PersistentVolumeSource.AzureDisk, decodeCorev1AzureDiskVolumeSource)
 		case "azureFile":
-			err = lex.Ptr(l, &v.PersistentVolumeSource.AzureFile, decodeCorev1AzureFilePersistentVolumeSource)
+			err = decoders.Ptr(l, &v.PersistentVolumeSource.AzureFile, decodeCorev1AzureFilePersistentVolumeSource)
 		case "capacity":
-			err = lex.QuantityMap(l, &v.Capacity)
+			err = decoders.QuantityMap(l, &v.Capacity)
 		case "cephfs":
-			err = lex.Ptr(l, &v.PersistentVolumeSource.CephFS, decodeCorev1CephFSPersistentVolumeSource)
+			err = decoders.Ptr(l, &v.PersistentVolumeSource.CephFS, decodeCorev1CephFSPersistentVolumeSource)
 		case "cinder":
-			err = lex.Ptr(l, &v.PersistentVolumeSource.Cinder, decodeCorev1CinderPersistentVolumeSource)
+			err = decoders.Ptr(l, &v.PersistentVolumeSource.Cinder, decodeCorev1CinderPersistentVolumeSource)
 		case "claimRef":
-			err = lex.Ptr(l, &v.ClaimRef, decodeCorev1ObjectReference)
+			err = decoders.Ptr(l, &v.ClaimRef, decodeCorev1ObjectReference)
 		case "csi":
-			err = lex.Ptr(l, &v.PersistentVolumeSource.CSI, decodeCorev1CSIPersistentVolumeSource)
+			err = decoders.Ptr(l, &v.PersistentVolumeSource.CSI, decodeCorev1CSIPersistentVolumeSource)
 		case "fc":
-			err = lex.Ptr(l, &v.PersistentVolumeSource.FC, decodeCorev1FCVolumeSource)
+			err = decoders.Ptr(l, &v.PersistentVolumeSource.FC, decodeCorev1FCVolumeSource)
 		case "flexVolume":
-			err = lex.Ptr(l, &v.PersistentVolumeSource.FlexVolume, decodeCorev1FlexPersistentVolumeSource)
+			err = decoders.Ptr(l, &v.PersistentVolumeSource.FlexVolume, decodeCorev1FlexPersistentVolumeSource)
 		case "flocker":
-			err = lex.Ptr(l, &v.PersistentVolumeSource.Flocker, decodeCorev1FlockerVolumeSource)
+			err = decoders.Ptr(l, &v.PersistentVolumeSource.Flocker, decodeCorev1FlockerVolumeSource)
 		case "gcePersistentDisk":
-			err = lex.Ptr(l, &v.PersistentVolumeSource.GCEPersistentDisk, decodeCorev1GCEPersistentDiskVolumeSource)
+			err = decoders.Ptr(l, &v.PersistentVolumeSource.GCEPersistentDisk, decodeCorev1GCEPersistentDiskVolumeSource)
 		case "glusterfs":
-			err = lex.Ptr(l, &v.PersistentVolumeSource.Glusterfs, decodeCorev1GlusterfsPersistentVolumeSource)
+			err = decoders.Ptr(l, &v.PersistentVolumeSource.Glusterfs, decodeCorev1GlusterfsPersistentVolumeSource)
 		case "hostPath":
-			err = lex.Ptr(l, &v.PersistentVolumeSource.HostPath, decodeCorev1HostPathVolumeSource)
+			err = decoders.Ptr(l, &v.PersistentVolumeSource.HostPath, decodeCorev1HostPathVolumeSource)
 		case "iscsi":
-			err = lex.Ptr(l, &v.PersistentVolumeSource.ISCSI, decodeCorev1ISCSIPersistentVolumeSource)
+			err = decoders.Ptr(l, &v.PersistentVolumeSource.ISCSI, decodeCorev1ISCSIPersistentVolumeSource)
 		case "local":
-			err = lex.Ptr(l, &v.PersistentVolumeSource.Local, decodeCorev1LocalVolumeSource)
+			err = decoders.Ptr(l, &v.PersistentVolumeSource.Local, decodeCorev1LocalVolumeSource)
 		case "mountOptions":
-			err = lex.Slice(l, &v.MountOptions, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Slice(l, &v.MountOptions, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		case "nfs":
-			err = lex.Ptr(l, &v.PersistentVolumeSource.NFS, decodeCorev1NFSVolumeSource)
+			err = decoders.Ptr(l, &v.PersistentVolumeSource.NFS, decodeCorev1NFSVolumeSource)
 		case "nodeAffinity":
-			err = lex.Ptr(l, &v.NodeAffinity, decodeCorev1VolumeNodeAffinity)
+			err = decoders.Ptr(l, &v.NodeAffinity, decodeCorev1VolumeNodeAffinity)
 		case "persistentVolumeReclaimPolicy":
-			err = lex.String(l, &v.PersistentVolumeReclaimPolicy)
+			err = decoders.String(l, &v.PersistentVolumeReclaimPolicy)
 		case "photonPersistentDisk":
-			err = lex.Ptr(l, &v.PersistentVolumeSource.PhotonPersistentDisk, decodeCorev1PhotonPersistentDiskVolumeSource)
+			err = decoders.Ptr(l, &v.PersistentVolumeSource.PhotonPersistentDisk, decodeCorev1PhotonPersistentDiskVolumeSource)
 		case "portworxVolume":
-			err = lex.Ptr(l, &v.PersistentVolumeSource.PortworxVolume, decodeCorev1PortworxVolumeSource)
+			err = decoders.Ptr(l, &v.PersistentVolumeSource.PortworxVolume, decodeCorev1PortworxVolumeSource)
 		case "quobyte":
-			err = lex.Ptr(l, &v.PersistentVolumeSource.Quobyte, decodeCorev1QuobyteVolumeSource)
+			err = decoders.Ptr(l, &v.PersistentVolumeSource.Quobyte, decodeCorev1QuobyteVolumeSource)
 		case "rbd":
-			err = lex.Ptr(l, &v.PersistentVolumeSource.RBD, decodeCorev1RBDPersistentVolumeSource)
+			err = decoders.Ptr(l, &v.PersistentVolumeSource.RBD, decodeCorev1RBDPersistentVolumeSource)
 		case "scaleIO":
-			err = lex.Ptr(l, &v.PersistentVolumeSource.ScaleIO, decodeCorev1ScaleIOPersistentVolumeSource)
+			err = decoders.Ptr(l, &v.PersistentVolumeSource.ScaleIO, decodeCorev1ScaleIOPersistentVolumeSource)
 		case "storageClassName":
-			err = lex.String(l, &v.StorageClassName)
+			err = decoders.String(l, &v.StorageClassName)
 		case "storageos":
-			err = lex.Ptr(l, &v.PersistentVolumeSource.StorageOS, decodeCorev1StorageOSPersistentVolumeSource)
+			err = decoders.Ptr(l, &v.PersistentVolumeSource.StorageOS, decodeCorev1StorageOSPersistentVolumeSource)
 		case "volumeAttributesClassName":
-			err = lex.Ptr(l, &v.VolumeAttributesClassName, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.VolumeAttributesClassName, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		case "volumeMode":
-			err = lex.Ptr(l, &v.VolumeMode, func(l *lex.Lexer, v *corev1.PersistentVolumeMode) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.VolumeMode, func(l *decoders.Lexer, v *corev1.PersistentVolumeMode) error { return decoders.String(l, v) })
 		case "vsphereVolume":
-			err = lex.Ptr(l, &v.PersistentVolumeSource.VsphereVolume, decodeCorev1VsphereVirtualDiskVolumeSource)
+			err = decoders.Ptr(l, &v.PersistentVolumeSource.VsphereVolume, decodeCorev1VsphereVirtualDiskVolumeSource)
 		default:
 			l.Skip()
 		}
@@ -1660,7 +1660,7 @@ func decodeCorev1PersistentVolumeSpec(l *lex.Lexer, v *corev1.PersistentVolumeSp
 	}
 }
 
-func decodeCorev1PersistentVolumeStatus(l *lex.Lexer, v *corev1.PersistentVolumeStatus) error {
+func decodeCorev1PersistentVolumeStatus(l *decoders.Lexer, v *corev1.PersistentVolumeStatus) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -1672,13 +1672,13 @@ func decodeCorev1PersistentVolumeStatus(l *lex.Lexer, v *corev1.PersistentVolume
 		var err error
 		switch string(key) {
 		case "lastPhaseTransitionTime":
-			err = lex.Ptr(l, &v.LastPhaseTransitionTime, lex.Time)
+			err = decoders.Ptr(l, &v.LastPhaseTransitionTime, decoders.Time)
 		case "message":
-			err = lex.String(l, &v.Message)
+			err = decoders.String(l, &v.Message)
 		case "phase":
-			err = lex.String(l, &v.Phase)
+			err = decoders.String(l, &v.Phase)
 		case "reason":
-			err = lex.String(l, &v.Reason)
+			err = decoders.String(l, &v.Reason)
 		default:
 			l.Skip()
 		}
@@ -1688,7 +1688,7 @@ func decodeCorev1PersistentVolumeStatus(l *lex.Lexer, v *corev1.PersistentVolume
 	}
 }
 
-func decodeCorev1PersistentVolumeClaimSpec(l *lex.Lexer, v *corev1.PersistentVolumeClaimSpec) error {
+func decodeCorev1PersistentVolumeClaimSpec(l *decoders.Lexer, v *corev1.PersistentVolumeClaimSpec) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -1700,23 +1700,23 @@ func decodeCorev1PersistentVolumeClaimSpec(l *lex.Lexer, v *corev1.PersistentVol
 		var err error
 		switch string(key) {
 		case "accessModes":
-			err = lex.Slice(l, &v.AccessModes, func(l *lex.Lexer, v *corev1.PersistentVolumeAccessMode) error { return lex.String(l, v) })
+			err = decoders.Slice(l, &v.AccessModes, func(l *decoders.Lexer, v *corev1.PersistentVolumeAccessMode) error { return decoders.String(l, v) })
 		case "dataSource":
-			err = lex.Ptr(l, &v.DataSource, decodeCorev1TypedLocalObjectReference)
+			err = decoders.Ptr(l, &v.DataSource, decodeCorev1TypedLocalObjectReference)
 		case "dataSourceRef":
-			err = lex.Ptr(l, &v.DataSourceRef, decodeCorev1TypedObjectReference)
+			err = decoders.Ptr(l, &v.DataSourceRef, decodeCorev1TypedObjectReference)
 		case "resources":
 			err = decodeCorev1VolumeResourceRequirements(l, &v.Resources)
 		case "selector":
-			err = lex.Ptr(l, &v.Selector, decodeMetav1LabelSelector)
+			err = decoders.Ptr(l, &v.Selector, decodeMetav1LabelSelector)
 		case "storageClassName":
-			err = lex.Ptr(l, &v.StorageClassName, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.StorageClassName, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		case "volumeAttributesClassName":
-			err = lex.Ptr(l, &v.VolumeAttributesClassName, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.VolumeAttributesClassName, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		case "volumeMode":
-			err = lex.Ptr(l, &v.VolumeMode, func(l *lex.Lexer, v *corev1.PersistentVolumeMode) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.VolumeMode, func(l *decoders.Lexer, v *corev1.PersistentVolumeMode) error { return decoders.String(l, v) })
 		case "volumeName":
-			err = lex.String(l, &v.VolumeName)
+			err = decoders.String(l, &v.VolumeName)
 		default:
 			l.Skip()
 		}
@@ -1726,7 +1726,7 @@ func decodeCorev1PersistentVolumeClaimSpec(l *lex.Lexer, v *corev1.PersistentVol
 	}
 }
 
-func decodeCorev1PersistentVolumeClaimStatus(l *lex.Lexer, v *corev1.PersistentVolumeClaimStatus) error {
+func decodeCorev1PersistentVolumeClaimStatus(l *decoders.Lexer, v *corev1.PersistentVolumeClaimStatus) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -1738,23 +1738,23 @@ func decodeCorev1PersistentVolumeClaimStatus(l *lex.Lexer, v *corev1.PersistentV
 		var err error
 		switch string(key) {
 		case "accessModes":
-			err = lex.Slice(l, &v.AccessModes, func(l *lex.Lexer, v *corev1.PersistentVolumeAccessMode) error { return lex.String(l, v) })
+			err = decoders.Slice(l, &v.AccessModes, func(l *decoders.Lexer, v *corev1.PersistentVolumeAccessMode) error { return decoders.String(l, v) })
 		case "allocatedResourceStatuses":
-			err = lex.StringMap(l, &v.AllocatedResourceStatuses)
+			err = decoders.StringMap(l, &v.AllocatedResourceStatuses)
 		case "allocatedResources":
-			err = lex.QuantityMap(l, &v.AllocatedResources)
+			err = decoders.QuantityMap(l, &v.AllocatedResources)
 		case "capacity":
-			err = lex.QuantityMap(l, &v.Capacity)
+			err = decoders.QuantityMap(l, &v.Capacity)
 		case "conditions":
-			err = lex.Slice(l, &v.Conditions, decodeCorev1PersistentVolumeClaimCondition)
+			err = decoders.Slice(l, &v.Conditions, decodeCorev1PersistentVolumeClaimCondition)
 		case "currentVolumeAttributesClassName":
-			err = lex.Ptr(l, &v.CurrentVolumeAttributesClassName, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.CurrentVolumeAttributesClassName, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		case "healthStatus":
-			err = lex.Ptr(l, &v.HealthStatus, decodeCorev1VolumeHealthStatus)
+			err = decoders.Ptr(l, &v.HealthStatus, decodeCorev1VolumeHealthStatus)
 		case "modifyVolumeStatus":
-			err = lex.Ptr(l, &v.ModifyVolumeStatus, decodeCorev1ModifyVolumeStatus)
+			err = decoders.Ptr(l, &v.ModifyVolumeStatus, decodeCorev1ModifyVolumeStatus)
 		case "phase":
-			err = lex.String(l, &v.Phase)
+			err = decoders.String(l, &v.Phase)
 		default:
 			l.Skip()
 		}
@@ -1764,7 +1764,7 @@ func decodeCorev1PersistentVolumeClaimStatus(l *lex.Lexer, v *corev1.PersistentV
 	}
 }
 
-func decodeCorev1PodSpec(l *lex.Lexer, v *corev1.PodSpec) error {
+func decodeCorev1PodSpec(l *decoders.Lexer, v *corev1.PodSpec) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -1776,91 +1776,91 @@ func decodeCorev1PodSpec(l *lex.Lexer, v *corev1.PodSpec) error {
 		var err error
 		switch string(key) {
 		case "activeDeadlineSeconds":
-			err = lex.Ptr(l, &v.ActiveDeadlineSeconds, func(l *lex.Lexer, v *int64) error { return lex.Int(l, v) })
+			err = decoders.Ptr(l, &v.ActiveDeadlineSeconds, func(l *decoders.Lexer, v *int64) error { return decoders.Int(l, v) })
 		case "affinity":
-			err = lex.Ptr(l, &v.Affinity, decodeCorev1Affinity)
+			err = decoders.Ptr(l, &v.Affinity, decodeCorev1Affinity)
 		case "automountServiceAccountToken":
-			err = lex.Ptr(l, &v.AutomountServiceAccountToken, func(l *lex.Lexer, v *bool) error { return lex.Bool(l, v) })
+			err = decoders.Ptr(l, &v.AutomountServiceAccountToken, func(l *decoders.Lexer, v *bool) error { return decoders.Bool(l, v) })
 		case "containers":
-			err = lex.Slice(l, &v.Containers, decodeCorev1Container)
+			err = decoders.Slice(l, &v.Containers, decodeCorev1Container)
 		case "dnsConfig":
-			err = lex.Ptr(l, &v.DNSConfig, decodeCorev1PodDNSConfig)
+			err = decoders.Ptr(l, &v.DNSConfig, decodeCorev1PodDNSConfig)
 		case "dnsPolicy":
-			err = lex.String(l, &v.DNSPolicy)
+			err = decoders.String(l, &v.DNSPolicy)
 		case "enableServiceLinks":
-			err = lex.Ptr(l, &v.EnableServiceLinks, func(l *lex.Lexer, v *bool) error { return lex.Bool(l, v) })
+			err = decoders.Ptr(l, &v.EnableServiceLinks, func(l *decoders.Lexer, v *bool) error { return decoders.Bool(l, v) })
 		case "ephemeralContainers":
-			err = lex.Slice(l, &v.EphemeralContainers, decodeCorev1EphemeralContainer)
+			err = decoders.Slice(l, &v.EphemeralContainers, decodeCorev1EphemeralContainer)
 		case "evictionResponders":
-			err = lex.Slice(l, &v.EvictionResponders, decodeCorev1EvictionResponder)
+			err = decoders.Slice(l, &v.EvictionResponders, decodeCorev1EvictionResponder)
 		case "hostAliases":
-			err = lex.Slice(l, &v.HostAliases, decodeCorev1HostAlias)
+			err = decoders.Slice(l, &v.HostAliases, decodeCorev1HostAlias)
 		case "hostIPC":
-			err = lex.Bool(l, &v.HostIPC)
+			err = decoders.Bool(l, &v.HostIPC)
 		case "hostNetwork":
-			err = lex.Bool(l, &v.HostNetwork)
+			err = decoders.Bool(l, &v.HostNetwork)
 		case "hostPID":
-			err = lex.Bool(l, &v.HostPID)
+			err = decoders.Bool(l, &v.HostPID)
 		case "hostUsers":
-			err = lex.Ptr(l, &v.HostUsers, func(l *lex.Lexer, v *bool) error { return lex.Bool(l, v) })
+			err = decoders.Ptr(l, &v.HostUsers, func(l *decoders.Lexer, v *bool) error { return decoders.Bool(l, v) })
 		case "hostname":
-			err = lex.String(l, &v.Hostname)
+			err = decoders.String(l, &v.Hostname)
 		case "hostnameOverride":
-			err = lex.Ptr(l, &v.HostnameOverride, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.HostnameOverride, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		case "imagePullSecrets":
-			err = lex.Slice(l, &v.ImagePullSecrets, decodeCorev1LocalObjectReference)
+			err = decoders.Slice(l, &v.ImagePullSecrets, decodeCorev1LocalObjectReference)
 		case "initContainers":
-			err = lex.Slice(l, &v.InitContainers, decodeCorev1Container)
+			err = decoders.Slice(l, &v.InitContainers, decodeCorev1Container)
 		case "nodeName":
-			err = lex.String(l, &v.NodeName)
+			err = decoders.String(l, &v.NodeName)
 		case "nodeSelector":
-			err = lex.StringMap(l, &v.NodeSelector)
+			err = decoders.StringMap(l, &v.NodeSelector)
 		case "os":
-			err = lex.Ptr(l, &v.OS, decodeCorev1PodOS)
+			err = decoders.Ptr(l, &v.OS, decodeCorev1PodOS)
 		case "overhead":
-			err = lex.QuantityMap(l, &v.Overhead)
+			err = decoders.QuantityMap(l, &v.Overhead)
 		case "preemptionPolicy":
-			err = lex.Ptr(l, &v.PreemptionPolicy, func(l *lex.Lexer, v *corev1.PreemptionPolicy) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.PreemptionPolicy, func(l *decoders.Lexer, v *corev1.PreemptionPolicy) error { return decoders.String(l, v) })
 		case "priority":
-			err = lex.Ptr(l, &v.Priority, func(l *lex.Lexer, v *int32) error { return lex.Int(l, v) })
+			err = decoders.Ptr(l, &v.Priority, func(l *decoders.Lexer, v *int32) error { return decoders.Int(l, v) })
 		case "priorityClassName":
-			err = lex.String(l, &v.PriorityClassName)
+			err = decoders.String(l, &v.PriorityClassName)
 		case "readinessGates":
-			err = lex.Slice(l, &v.ReadinessGates, decodeCorev1PodReadinessGate)
+			err = decoders.Slice(l, &v.ReadinessGates, decodeCorev1PodReadinessGate)
 		case "resourceClaims":
-			err = lex.Slice(l, &v.ResourceClaims, decodeCorev1PodResourceClaim)
+			err = decoders.Slice(l, &v.ResourceClaims, decodeCorev1PodResourceClaim)
 		case "resources":
-			err = lex.Ptr(l, &v.Resources, decodeCorev1ResourceRequirements)
+			err = decoders.Ptr(l, &v.Resources, decodeCorev1ResourceRequirements)
 		case "restartPolicy":
-			err = lex.String(l, &v.RestartPolicy)
+			err = decoders.String(l, &v.RestartPolicy)
 		case "runtimeClassName":
-			err = lex.Ptr(l, &v.RuntimeClassName, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.RuntimeClassName, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		case "schedulerName":
-			err = lex.String(l, &v.SchedulerName)
+			err = decoders.String(l, &v.SchedulerName)
 		case "schedulingGates":
-			err = lex.Slice(l, &v.SchedulingGates, decodeCorev1PodSchedulingGate)
+			err = decoders.Slice(l, &v.SchedulingGates, decodeCorev1PodSchedulingGate)
 		case "schedulingGroup":
-			err = lex.Ptr(l, &v.SchedulingGroup, decodeCorev1PodSchedulingGroup)
+			err = decoders.Ptr(l, &v.SchedulingGroup, decodeCorev1PodSchedulingGroup)
 		case "securityContext":
-			err = lex.Ptr(l, &v.SecurityContext, decodeCorev1PodSecurityContext)
+			err = decoders.Ptr(l, &v.SecurityContext, decodeCorev1PodSecurityContext)
 		case "serviceAccount":
-			err = lex.String(l, &v.DeprecatedServiceAccount)
+			err = decoders.String(l, &v.DeprecatedServiceAccount)
 		case "serviceAccountName":
-			err = lex.String(l, &v.ServiceAccountName)
+			err = decoders.String(l, &v.ServiceAccountName)
 		case "setHostnameAsFQDN":
-			err = lex.Ptr(l, &v.SetHostnameAsFQDN, func(l *lex.Lexer, v *bool) error { return lex.Bool(l, v) })
+			err = decoders.Ptr(l, &v.SetHostnameAsFQDN, func(l *decoders.Lexer, v *bool) error { return decoders.Bool(l, v) })
 		case "shareProcessNamespace":
-			err = lex.Ptr(l, &v.ShareProcessNamespace, func(l *lex.Lexer, v *bool) error { return lex.Bool(l, v) })
+			err = decoders.Ptr(l, &v.ShareProcessNamespace, func(l *decoders.Lexer, v *bool) error { return decoders.Bool(l, v) })
 		case "subdomain":
-			err = lex.String(l, &v.Subdomain)
+			err = decoders.String(l, &v.Subdomain)
 		case "terminationGracePeriodSeconds":
-			err = lex.Ptr(l, &v.TerminationGracePeriodSeconds, func(l *lex.Lexer, v *int64) error { return lex.Int(l, v) })
+			err = decoders.Ptr(l, &v.TerminationGracePeriodSeconds, func(l *decoders.Lexer, v *int64) error { return decoders.Int(l, v) })
 		case "tolerations":
-			err = lex.Slice(l, &v.Tolerations, decodeCorev1Toleration)
+			err = decoders.Slice(l, &v.Tolerations, decodeCorev1Toleration)
 		case "topologySpreadConstraints":
-			err = lex.Slice(l, &v.TopologySpreadConstraints, decodeCorev1TopologySpreadConstraint)
+			err = decoders.Slice(l, &v.TopologySpreadConstraints, decodeCorev1TopologySpreadConstraint)
 		case "volumes":
-			err = lex.Slice(l, &v.Volumes, decodeCorev1Volume)
+			err = decoders.Slice(l, &v.Volumes, decodeCorev1Volume)
 		default:
 			l.Skip()
 		}
@@ -1870,7 +1870,7 @@ func decodeCorev1PodSpec(l *lex.Lexer, v *corev1.PodSpec) error {
 	}
 }
 
-func decodeCorev1PodStatus(l *lex.Lexer, v *corev1.PodStatus) error {
+func decodeCorev1PodStatus(l *decoders.Lexer, v *corev1.PodStatus) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -1882,49 +1882,49 @@ func decodeCorev1PodStatus(l *lex.Lexer, v *corev1.PodStatus) error {
 		var err error
 		switch string(key) {
 		case "allocatedResources":
-			err = lex.QuantityMap(l, &v.AllocatedResources)
+			err = decoders.QuantityMap(l, &v.AllocatedResources)
 		case "conditions":
-			err = lex.Slice(l, &v.Conditions, decodeCorev1PodCondition)
+			err = decoders.Slice(l, &v.Conditions, decodeCorev1PodCondition)
 		case "containerStatuses":
-			err = lex.Slice(l, &v.ContainerStatuses, decodeCorev1ContainerStatus)
+			err = decoders.Slice(l, &v.ContainerStatuses, decodeCorev1ContainerStatus)
 		case "ephemeralContainerStatuses":
-			err = lex.Slice(l, &v.EphemeralContainerStatuses, decodeCorev1ContainerStatus)
+			err = decoders.Slice(l, &v.EphemeralContainerStatuses, decodeCorev1ContainerStatus)
 		case "extendedResourceClaimStatus":
-			err = lex.Ptr(l, &v.ExtendedResourceClaimStatus, decodeCorev1PodExtendedResourceClaimStatus)
+			err = decoders.Ptr(l, &v.ExtendedResourceClaimStatus, decodeCorev1PodExtendedResourceClaimStatus)
 		case "hostIP":
-			err = lex.String(l, &v.HostIP)
+			err = decoders.String(l, &v.HostIP)
 		case "hostIPs":
-			err = lex.Slice(l, &v.HostIPs, decodeCorev1HostIP)
+			err = decoders.Slice(l, &v.HostIPs, decodeCorev1HostIP)
 		case "initContainerStatuses":
-			err = lex.Slice(l, &v.InitContainerStatuses, decodeCorev1ContainerStatus)
+			err = decoders.Slice(l, &v.InitContainerStatuses, decodeCorev1ContainerStatus)
 		case "message":
-			err = lex.String(l, &v.Message)
+			err = decoders.String(l, &v.Message)
 		case "nodeAllocatableResourceClaimStatuses":
-			err = lex.Slice(l, &v.NodeAllocatableResourceClaimStatuses, decodeCorev1NodeAllocatableResourceClaimStatus)
+			err = decoders.Slice(l, &v.NodeAllocatableResourceClaimStatuses, decodeCorev1NodeAllocatableResourceClaimStatus)
 		case "nominatedNodeName":
-			err = lex.String(l, &v.NominatedNodeName)
+			err = decoders.String(l, &v.NominatedNodeName)
 		case "observedGeneration":
-			err = lex.Int(l, &v.ObservedGeneration)
+			err = decoders.Int(l, &v.ObservedGeneration)
 		case "phase":
-			err = lex.String(l, &v.Phase)
+			err = decoders.String(l, &v.Phase)
 		case "podIP":
-			err = lex.UniqueString(l, &v.PodIP)
+			err = decoders.UniqueString(l, &v.PodIP)
 		case "podIPs":
-			err = lex.Slice(l, &v.PodIPs, decodeCorev1PodIP)
+			err = decoders.Slice(l, &v.PodIPs, decodeCorev1PodIP)
 		case "qosClass":
-			err = lex.String(l, &v.QOSClass)
+			err = decoders.String(l, &v.QOSClass)
 		case "reason":
-			err = lex.String(l, &v.Reason)
+			err = decoders.String(l, &v.Reason)
 		case "resize":
-			err = lex.String(l, &v.Resize)
+			err = decoders.String(l, &v.Resize)
 		case "resourceClaimStatuses":
-			err = lex.Slice(l, &v.ResourceClaimStatuses, decodeCorev1PodResourceClaimStatus)
+			err = decoders.Slice(l, &v.ResourceClaimStatuses, decodeCorev1PodResourceClaimStatus)
 		case "resources":
-			err = lex.Ptr(l, &v.Resources, decodeCorev1ResourceRequirements)
+			err = decoders.Ptr(l, &v.Resources, decodeCorev1ResourceRequirements)
 		case "startTime":
-			err = lex.Ptr(l, &v.StartTime, lex.Time)
+			err = decoders.Ptr(l, &v.StartTime, decoders.Time)
 		case "volumeHealth":
-			err = lex.Slice(l, &v.VolumeHealth, decodeCorev1PodVolumeHealth)
+			err = decoders.Slice(l, &v.VolumeHealth, decodeCorev1PodVolumeHealth)
 		default:
 			l.Skip()
 		}
@@ -1934,7 +1934,7 @@ func decodeCorev1PodStatus(l *lex.Lexer, v *corev1.PodStatus) error {
 	}
 }
 
-func decodeCorev1PodTemplateSpec(l *lex.Lexer, v *corev1.PodTemplateSpec) error {
+func decodeCorev1PodTemplateSpec(l *decoders.Lexer, v *corev1.PodTemplateSpec) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -1958,7 +1958,7 @@ func decodeCorev1PodTemplateSpec(l *lex.Lexer, v *corev1.PodTemplateSpec) error 
 	}
 }
 
-func decodeCorev1ReplicationControllerSpec(l *lex.Lexer, v *corev1.ReplicationControllerSpec) error {
+func decodeCorev1ReplicationControllerSpec(l *decoders.Lexer, v *corev1.ReplicationControllerSpec) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -1970,13 +1970,13 @@ func decodeCorev1ReplicationControllerSpec(l *lex.Lexer, v *corev1.ReplicationCo
 		var err error
 		switch string(key) {
 		case "minReadySeconds":
-			err = lex.Int(l, &v.MinReadySeconds)
+			err = decoders.Int(l, &v.MinReadySeconds)
 		case "replicas":
-			err = lex.Ptr(l, &v.Replicas, func(l *lex.Lexer, v *int32) error { return lex.Int(l, v) })
+			err = decoders.Ptr(l, &v.Replicas, func(l *decoders.Lexer, v *int32) error { return decoders.Int(l, v) })
 		case "selector":
-			err = lex.StringMap(l, &v.Selector)
+			err = decoders.StringMap(l, &v.Selector)
 		case "template":
-			err = lex.Ptr(l, &v.Template, decodeCorev1PodTemplateSpec)
+			err = decoders.Ptr(l, &v.Template, decodeCorev1PodTemplateSpec)
 		default:
 			l.Skip()
 		}
@@ -1986,7 +1986,7 @@ func decodeCorev1ReplicationControllerSpec(l *lex.Lexer, v *corev1.ReplicationCo
 	}
 }
 
-func decodeCorev1ReplicationControllerStatus(l *lex.Lexer, v *corev1.ReplicationControllerStatus) error {
+func decodeCorev1ReplicationControllerStatus(l *decoders.Lexer, v *corev1.ReplicationControllerStatus) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -1998,17 +1998,17 @@ func decodeCorev1ReplicationControllerStatus(l *lex.Lexer, v *corev1.Replication
 		var err error
 		switch string(key) {
 		case "availableReplicas":
-			err = lex.Int(l, &v.AvailableReplicas)
+			err = decoders.Int(l, &v.AvailableReplicas)
 		case "conditions":
-			err = lex.Slice(l, &v.Conditions, decodeCorev1ReplicationControllerCondition)
+			err = decoders.Slice(l, &v.Conditions, decodeCorev1ReplicationControllerCondition)
 		case "fullyLabeledReplicas":
-			err = lex.Int(l, &v.FullyLabeledReplicas)
+			err = decoders.Int(l, &v.FullyLabeledReplicas)
 		case "observedGeneration":
-			err = lex.Int(l, &v.ObservedGeneration)
+			err = decoders.Int(l, &v.ObservedGeneration)
 		case "readyReplicas":
-			err = lex.Int(l, &v.ReadyReplicas)
+			err = decoders.Int(l, &v.ReadyReplicas)
 		case "replicas":
-			err = lex.Int(l, &v.Replicas)
+			err = decoders.Int(l, &v.Replicas)
 		default:
 			l.Skip()
 		}
@@ -2018,7 +2018,7 @@ func decodeCorev1ReplicationControllerStatus(l *lex.Lexer, v *corev1.Replication
 	}
 }
 
-func decodeCorev1ResourceQuotaSpec(l *lex.Lexer, v *corev1.ResourceQuotaSpec) error {
+func decodeCorev1ResourceQuotaSpec(l *decoders.Lexer, v *corev1.ResourceQuotaSpec) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -2030,11 +2030,11 @@ func decodeCorev1ResourceQuotaSpec(l *lex.Lexer, v *corev1.ResourceQuotaSpec) er
 		var err error
 		switch string(key) {
 		case "hard":
-			err = lex.QuantityMap(l, &v.Hard)
+			err = decoders.QuantityMap(l, &v.Hard)
 		case "scopeSelector":
-			err = lex.Ptr(l, &v.ScopeSelector, decodeCorev1ScopeSelector)
+			err = decoders.Ptr(l, &v.ScopeSelector, decodeCorev1ScopeSelector)
 		case "scopes":
-			err = lex.Slice(l, &v.Scopes, func(l *lex.Lexer, v *corev1.ResourceQuotaScope) error { return lex.String(l, v) })
+			err = decoders.Slice(l, &v.Scopes, func(l *decoders.Lexer, v *corev1.ResourceQuotaScope) error { return decoders.String(l, v) })
 		default:
 			l.Skip()
 		}
@@ -2044,7 +2044,7 @@ func decodeCorev1ResourceQuotaSpec(l *lex.Lexer, v *corev1.ResourceQuotaSpec) er
 	}
 }
 
-func decodeCorev1ResourceQuotaStatus(l *lex.Lexer, v *corev1.ResourceQuotaStatus) error {
+func decodeCorev1ResourceQuotaStatus(l *decoders.Lexer, v *corev1.ResourceQuotaStatus) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -2056,9 +2056,9 @@ func decodeCorev1ResourceQuotaStatus(l *lex.Lexer, v *corev1.ResourceQuotaStatus
 		var err error
 		switch string(key) {
 		case "hard":
-			err = lex.QuantityMap(l, &v.Hard)
+			err = decoders.QuantityMap(l, &v.Hard)
 		case "used":
-			err = lex.QuantityMap(l, &v.Used)
+			err = decoders.QuantityMap(l, &v.Used)
 		default:
 			l.Skip()
 		}
@@ -2068,7 +2068,7 @@ func decodeCorev1ResourceQuotaStatus(l *lex.Lexer, v *corev1.ResourceQuotaStatus
 	}
 }
 
-func decodeCorev1ServiceSpec(l *lex.Lexer, v *corev1.ServiceSpec) error {
+func decodeCorev1ServiceSpec(l *decoders.Lexer, v *corev1.ServiceSpec) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -2080,45 +2080,45 @@ func decodeCorev1ServiceSpec(l *lex.Lexer, v *corev1.ServiceSpec) error {
 		var err error
 		switch string(key) {
 		case "allocateLoadBalancerNodePorts":
-			err = lex.Ptr(l, &v.AllocateLoadBalancerNodePorts, func(l *lex.Lexer, v *bool) error { return lex.Bool(l, v) })
+			err = decoders.Ptr(l, &v.AllocateLoadBalancerNodePorts, func(l *decoders.Lexer, v *bool) error { return decoders.Bool(l, v) })
 		case "clusterIP":
-			err = lex.String(l, &v.ClusterIP)
+			err = decoders.String(l, &v.ClusterIP)
 		case "clusterIPs":
-			err = lex.Slice(l, &v.ClusterIPs, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Slice(l, &v.ClusterIPs, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		case "externalIPs":
-			err = lex.Slice(l, &v.ExternalIPs, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Slice(l, &v.ExternalIPs, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		case "externalName":
-			err = lex.String(l, &v.ExternalName)
+			err = decoders.String(l, &v.ExternalName)
 		case "externalTrafficPolicy":
-			err = lex.String(l, &v.ExternalTrafficPolicy)
+			err = decoders.String(l, &v.ExternalTrafficPolicy)
 		case "healthCheckNodePort":
-			err = lex.Int(l, &v.HealthCheckNodePort)
+			err = decoders.Int(l, &v.HealthCheckNodePort)
 		case "internalTrafficPolicy":
-			err = lex.Ptr(l, &v.InternalTrafficPolicy, func(l *lex.Lexer, v *corev1.ServiceInternalTrafficPolicy) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.InternalTrafficPolicy, func(l *decoders.Lexer, v *corev1.ServiceInternalTrafficPolicy) error { return decoders.String(l, v) })
 		case "ipFamilies":
-			err = lex.Slice(l, &v.IPFamilies, func(l *lex.Lexer, v *corev1.IPFamily) error { return lex.String(l, v) })
+			err = decoders.Slice(l, &v.IPFamilies, func(l *decoders.Lexer, v *corev1.IPFamily) error { return decoders.String(l, v) })
 		case "ipFamilyPolicy":
-			err = lex.Ptr(l, &v.IPFamilyPolicy, func(l *lex.Lexer, v *corev1.IPFamilyPolicy) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.IPFamilyPolicy, func(l *decoders.Lexer, v *corev1.IPFamilyPolicy) error { return decoders.String(l, v) })
 		case "loadBalancerClass":
-			err = lex.Ptr(l, &v.LoadBalancerClass, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.LoadBalancerClass, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		case "loadBalancerIP":
-			err = lex.String(l, &v.LoadBalancerIP)
+			err = decoders.String(l, &v.LoadBalancerIP)
 		case "loadBalancerSourceRanges":
-			err = lex.Slice(l, &v.LoadBalancerSourceRanges, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Slice(l, &v.LoadBalancerSourceRanges, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		case "ports":
-			err = lex.Slice(l, &v.Ports, decodeCorev1ServicePort)
+			err = decoders.Slice(l, &v.Ports, decodeCorev1ServicePort)
 		case "publishNotReadyAddresses":
-			err = lex.Bool(l, &v.PublishNotReadyAddresses)
+			err = decoders.Bool(l, &v.PublishNotReadyAddresses)
 		case "selector":
-			err = lex.StringMap(l, &v.Selector)
+			err = decoders.StringMap(l, &v.Selector)
 		case "sessionAffinity":
-			err = lex.String(l, &v.SessionAffinity)
+			err = decoders.String(l, &v.SessionAffinity)
 		case "sessionAffinityConfig":
-			err = lex.Ptr(l, &v.SessionAffinityConfig, decodeCorev1SessionAffinityConfig)
+			err = decoders.Ptr(l, &v.SessionAffinityConfig, decodeCorev1SessionAffinityConfig)
 		case "trafficDistribution":
-			err = lex.Ptr(l, &v.TrafficDistribution, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.TrafficDistribution, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		case "type":
-			err = lex.String(l, &v.Type)
+			err = decoders.String(l, &v.Type)
 		default:
 			l.Skip()
 		}
@@ -2128,7 +2128,7 @@ func decodeCorev1ServiceSpec(l *lex.Lexer, v *corev1.ServiceSpec) error {
 	}
 }
 
-func decodeCorev1ServiceStatus(l *lex.Lexer, v *corev1.ServiceStatus) error {
+func decodeCorev1ServiceStatus(l *decoders.Lexer, v *corev1.ServiceStatus) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -2140,7 +2140,7 @@ func decodeCorev1ServiceStatus(l *lex.Lexer, v *corev1.ServiceStatus) error {
 		var err error
 		switch string(key) {
 		case "conditions":
-			err = lex.Slice(l, &v.Conditions, decodeMetav1Condition)
+			err = decoders.Slice(l, &v.Conditions, decodeMetav1Condition)
 		case "loadBalancer":
 			err = decodeCorev1LoadBalancerStatus(l, &v.LoadBalancer)
 		default:
@@ -2152,7 +2152,7 @@ func decodeCorev1ServiceStatus(l *lex.Lexer, v *corev1.ServiceStatus) error {
 	}
 }
 
-func decodeCorev1LocalObjectReference(l *lex.Lexer, v *corev1.LocalObjectReference) error {
+func decodeCorev1LocalObjectReference(l *decoders.Lexer, v *corev1.LocalObjectReference) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -2164,7 +2164,7 @@ func decodeCorev1LocalObjectReference(l *lex.Lexer, v *corev1.LocalObjectReferen
 		var err error
 		switch string(key) {
 		case "name":
-			err = lex.String(l, &v.Name)
+			err = decoders.String(l, &v.Name)
 		default:
 			l.Skip()
 		}
@@ -2174,7 +2174,7 @@ func decodeCorev1LocalObjectReference(l *lex.Lexer, v *corev1.LocalObjectReferen
 	}
 }
 
-func decodeCorev1EndpointAddress(l *lex.Lexer, v *corev1.EndpointAddress) error {
+func decodeCorev1EndpointAddress(l *decoders.Lexer, v *corev1.EndpointAddress) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -2186,13 +2186,13 @@ func decodeCorev1EndpointAddress(l *lex.Lexer, v *corev1.EndpointAddress) error 
 		var err error
 		switch string(key) {
 		case "hostname":
-			err = lex.String(l, &v.Hostname)
+			err = decoders.String(l, &v.Hostname)
 		case "ip":
-			err = lex.String(l, &v.IP)
+			err = decoders.String(l, &v.IP)
 		case "nodeName":
-			err = lex.Ptr(l, &v.NodeName, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.NodeName, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		case "targetRef":
-			err = lex.Ptr(l, &v.TargetRef, decodeCorev1ObjectReference)
+			err = decoders.Ptr(l, &v.TargetRef, decodeCorev1ObjectReference)
 		default:
 			l.Skip()
 		}
@@ -2202,7 +2202,7 @@ func decodeCorev1EndpointAddress(l *lex.Lexer, v *corev1.EndpointAddress) error 
 	}
 }
 
-func decodeCorev1EndpointPort(l *lex.Lexer, v *corev1.EndpointPort) error {
+func decodeCorev1EndpointPort(l *decoders.Lexer, v *corev1.EndpointPort) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -2214,13 +2214,13 @@ func decodeCorev1EndpointPort(l *lex.Lexer, v *corev1.EndpointPort) error {
 		var err error
 		switch string(key) {
 		case "appProtocol":
-			err = lex.Ptr(l, &v.AppProtocol, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.AppProtocol, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		case "name":
-			err = lex.String(l, &v.Name)
+			err = decoders.String(l, &v.Name)
 		case "port":
-			err = lex.Int(l, &v.Port)
+			err = decoders.Int(l, &v.Port)
 		case "protocol":
-			err = lex.String(l, &v.Protocol)
+			err = decoders.String(l, &v.Protocol)
 		default:
 			l.Skip()
 		}
@@ -2230,7 +2230,7 @@ func decodeCorev1EndpointPort(l *lex.Lexer, v *corev1.EndpointPort) error {
 	}
 }
 
-func decodeCorev1LimitRangeItem(l *lex.Lexer, v *corev1.LimitRangeItem) error {
+func decodeCorev1LimitRangeItem(l *decoders.Lexer, v *corev1.LimitRangeItem) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -2242,17 +2242,17 @@ func decodeCorev1LimitRangeItem(l *lex.Lexer, v *corev1.LimitRangeItem) error {
 		var err error
 		switch string(key) {
 		case "default":
-			err = lex.QuantityMap(l, &v.Default)
+			err = decoders.QuantityMap(l, &v.Default)
 		case "defaultRequest":
-			err = lex.QuantityMap(l, &v.DefaultRequest)
+			err = decoders.QuantityMap(l, &v.DefaultRequest)
 		case "max":
-			err = lex.QuantityMap(l, &v.Max)
+			err = decoders.QuantityMap(l, &v.Max)
 		case "maxLimitRequestRatio":
-			err = lex.QuantityMap(l, &v.MaxLimitRequestRatio)
+			err = decoders.QuantityMap(l, &v.MaxLimitRequestRatio)
 		case "min":
-			err = lex.QuantityMap(l, &v.Min)
+			err = decoders.QuantityMap(l, &v.Min)
 		case "type":
-			err = lex.String(l, &v.Type)
+			err = decoders.String(l, &v.Type)
 		default:
 			l.Skip()
 		}
@@ -2262,7 +2262,7 @@ func decodeCorev1LimitRangeItem(l *lex.Lexer, v *corev1.LimitRangeItem) error {
 	}
 }
 
-func decodeCorev1NamespaceCondition(l *lex.Lexer, v *corev1.NamespaceCondition) error {
+func decodeCorev1NamespaceCondition(l *decoders.Lexer, v *corev1.NamespaceCondition) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -2274,15 +2274,15 @@ func decodeCorev1NamespaceCondition(l *lex.Lexer, v *corev1.NamespaceCondition) 
 		var err error
 		switch string(key) {
 		case "lastTransitionTime":
-			err = lex.Time(l, &v.LastTransitionTime)
+			err = decoders.Time(l, &v.LastTransitionTime)
 		case "message":
-			err = lex.String(l, &v.Message)
+			err = decoders.String(l, &v.Message)
 		case "reason":
-			err = lex.String(l, &v.Reason)
+			err = decoders.String(l, &v.Reason)
 		case "status":
-			err = lex.String(l, &v.Status)
+			err = decoders.String(l, &v.Status)
 		case "type":
-			err = lex.String(l, &v.Type)
+			err = decoders.String(l, &v.Type)
 		default:
 			l.Skip()
 		}
@@ -2292,7 +2292,7 @@ func decodeCorev1NamespaceCondition(l *lex.Lexer, v *corev1.NamespaceCondition) 
 	}
 }
 
-func decodeCorev1NodeConfigSource(l *lex.Lexer, v *corev1.NodeConfigSource) error {
+func decodeCorev1NodeConfigSource(l *decoders.Lexer, v *corev1.NodeConfigSource) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -2304,7 +2304,7 @@ func decodeCorev1NodeConfigSource(l *lex.Lexer, v *corev1.NodeConfigSource) erro
 		var err error
 		switch string(key) {
 		case "configMap":
-			err = lex.Ptr(l, &v.ConfigMap, decodeCorev1ConfigMapNodeConfigSource)
+			err = decoders.Ptr(l, &v.ConfigMap, decodeCorev1ConfigMapNodeConfigSource)
 		default:
 			l.Skip()
 		}
@@ -2314,7 +2314,7 @@ func decodeCorev1NodeConfigSource(l *lex.Lexer, v *corev1.NodeConfigSource) erro
 	}
 }
 
-func decodeCorev1NodePodPreemptionPolicy(l *lex.Lexer, v *corev1.NodePodPreemptionPolicy) error {
+func decodeCorev1NodePodPreemptionPolicy(l *decoders.Lexer, v *corev1.NodePodPreemptionPolicy) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -2326,7 +2326,7 @@ func decodeCorev1NodePodPreemptionPolicy(l *lex.Lexer, v *corev1.NodePodPreempti
 		var err error
 		switch string(key) {
 		case "disableResizePreemption":
-			err = lex.Slice(l, &v.DisableResizePreemption, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Slice(l, &v.DisableResizePreemption, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		default:
 			l.Skip()
 		}
@@ -2336,7 +2336,7 @@ func decodeCorev1NodePodPreemptionPolicy(l *lex.Lexer, v *corev1.NodePodPreempti
 	}
 }
 
-func decodeCorev1Taint(l *lex.Lexer, v *corev1.Taint) error {
+func decodeCorev1Taint(l *decoders.Lexer, v *corev1.Taint) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -2348,13 +2348,13 @@ func decodeCorev1Taint(l *lex.Lexer, v *corev1.Taint) error {
 		var err error
 		switch string(key) {
 		case "effect":
-			err = lex.String(l, &v.Effect)
+			err = decoders.String(l, &v.Effect)
 		case "key":
-			err = lex.String(l, &v.Key)
+			err = decoders.String(l, &v.Key)
 		case "timeAdded":
-			err = lex.Ptr(l, &v.TimeAdded, lex.Time)
+			err = decoders.Ptr(l, &v.TimeAdded, decoders.Time)
 		case "value":
-			err = lex.String(l, &v.Value)
+			err = decoders.String(l, &v.Value)
 		default:
 			l.Skip()
 		}
@@ -2364,7 +2364,7 @@ func decodeCorev1Taint(l *lex.Lexer, v *corev1.Taint) error {
 	}
 }
 
-func decodeCorev1NodeAddress(l *lex.Lexer, v *corev1.NodeAddress) error {
+func decodeCorev1NodeAddress(l *decoders.Lexer, v *corev1.NodeAddress) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -2376,9 +2376,9 @@ func decodeCorev1NodeAddress(l *lex.Lexer, v *corev1.NodeAddress) error {
 		var err error
 		switch string(key) {
 		case "address":
-			err = lex.String(l, &v.Address)
+			err = decoders.String(l, &v.Address)
 		case "type":
-			err = lex.String(l, &v.Type)
+			err = decoders.String(l, &v.Type)
 		default:
 			l.Skip()
 		}
@@ -2388,7 +2388,7 @@ func decodeCorev1NodeAddress(l *lex.Lexer, v *corev1.NodeAddress) error {
 	}
 }
 
-func decodeCorev1NodeCondition(l *lex.Lexer, v *corev1.NodeCondition) error {
+func decodeCorev1NodeCondition(l *decoders.Lexer, v *corev1.NodeCondition) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -2400,17 +2400,17 @@ func decodeCorev1NodeCondition(l *lex.Lexer, v *corev1.NodeCondition) error {
 		var err error
 		switch string(key) {
 		case "lastHeartbeatTime":
-			err = lex.Time(l, &v.LastHeartbeatTime)
+			err = decoders.Time(l, &v.LastHeartbeatTime)
 		case "lastTransitionTime":
-			err = lex.Time(l, &v.LastTransitionTime)
+			err = decoders.Time(l, &v.LastTransitionTime)
 		case "message":
-			err = lex.String(l, &v.Message)
+			err = decoders.String(l, &v.Message)
 		case "reason":
-			err = lex.String(l, &v.Reason)
+			err = decoders.String(l, &v.Reason)
 		case "status":
-			err = lex.String(l, &v.Status)
+			err = decoders.String(l, &v.Status)
 		case "type":
-			err = lex.String(l, &v.Type)
+			err = decoders.String(l, &v.Type)
 		default:
 			l.Skip()
 		}
@@ -2420,7 +2420,7 @@ func decodeCorev1NodeCondition(l *lex.Lexer, v *corev1.NodeCondition) error {
 	}
 }
 
-func decodeCorev1NodeConfigStatus(l *lex.Lexer, v *corev1.NodeConfigStatus) error {
+func decodeCorev1NodeConfigStatus(l *decoders.Lexer, v *corev1.NodeConfigStatus) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -2432,13 +2432,13 @@ func decodeCorev1NodeConfigStatus(l *lex.Lexer, v *corev1.NodeConfigStatus) erro
 		var err error
 		switch string(key) {
 		case "active":
-			err = lex.Ptr(l, &v.Active, decodeCorev1NodeConfigSource)
+			err = decoders.Ptr(l, &v.Active, decodeCorev1NodeConfigSource)
 		case "assigned":
-			err = lex.Ptr(l, &v.Assigned, decodeCorev1NodeConfigSource)
+			err = decoders.Ptr(l, &v.Assigned, decodeCorev1NodeConfigSource)
 		case "error":
-			err = lex.String(l, &v.Error)
+			err = decoders.String(l, &v.Error)
 		case "lastKnownGood":
-			err = lex.Ptr(l, &v.LastKnownGood, decodeCorev1NodeConfigSource)
+			err = decoders.Ptr(l, &v.LastKnownGood, decodeCorev1NodeConfigSource)
 		default:
 			l.Skip()
 		}
@@ -2448,7 +2448,7 @@ func decodeCorev1NodeConfigStatus(l *lex.Lexer, v *corev1.NodeConfigStatus) erro
 	}
 }
 
-func decodeCorev1NodeDaemonEndpoints(l *lex.Lexer, v *corev1.NodeDaemonEndpoints) error {
+func decodeCorev1NodeDaemonEndpoints(l *decoders.Lexer, v *corev1.NodeDaemonEndpoints) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -2470,7 +2470,7 @@ func decodeCorev1NodeDaemonEndpoints(l *lex.Lexer, v *corev1.NodeDaemonEndpoints
 	}
 }
 
-func decodeCorev1NodeFeatures(l *lex.Lexer, v *corev1.NodeFeatures) error {
+func decodeCorev1NodeFeatures(l *decoders.Lexer, v *corev1.NodeFeatures) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -2482,7 +2482,7 @@ func decodeCorev1NodeFeatures(l *lex.Lexer, v *corev1.NodeFeatures) error {
 		var err error
 		switch string(key) {
 		case "supplementalGroupsPolicy":
-			err = lex.Ptr(l, &v.SupplementalGroupsPolicy, func(l *lex.Lexer, v *bool) error { return lex.Bool(l, v) })
+			err = decoders.Ptr(l, &v.SupplementalGroupsPolicy, func(l *decoders.Lexer, v *bool) error { return decoders.Bool(l, v) })
 		default:
 			l.Skip()
 		}
@@ -2492,7 +2492,7 @@ func decodeCorev1NodeFeatures(l *lex.Lexer, v *corev1.NodeFeatures) error {
 	}
 }
 
-func decodeCorev1ContainerImage(l *lex.Lexer, v *corev1.ContainerImage) error {
+func decodeCorev1ContainerImage(l *decoders.Lexer, v *corev1.ContainerImage) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -2504,9 +2504,9 @@ func decodeCorev1ContainerImage(l *lex.Lexer, v *corev1.ContainerImage) error {
 		var err error
 		switch string(key) {
 		case "names":
-			err = lex.Slice(l, &v.Names, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Slice(l, &v.Names, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		case "sizeBytes":
-			err = lex.Int(l, &v.SizeBytes)
+			err = decoders.Int(l, &v.SizeBytes)
 		default:
 			l.Skip()
 		}
@@ -2516,7 +2516,7 @@ func decodeCorev1ContainerImage(l *lex.Lexer, v *corev1.ContainerImage) error {
 	}
 }
 
-func decodeCorev1NodeSystemInfo(l *lex.Lexer, v *corev1.NodeSystemInfo) error {
+func decodeCorev1NodeSystemInfo(l *decoders.Lexer, v *corev1.NodeSystemInfo) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -2528,29 +2528,29 @@ func decodeCorev1NodeSystemInfo(l *lex.Lexer, v *corev1.NodeSystemInfo) error {
 		var err error
 		switch string(key) {
 		case "architecture":
-			err = lex.String(l, &v.Architecture)
+			err = decoders.String(l, &v.Architecture)
 		case "bootID":
-			err = lex.String(l, &v.BootID)
+			err = decoders.String(l, &v.BootID)
 		case "containerRuntimeVersion":
-			err = lex.String(l, &v.ContainerRuntimeVersion)
+			err = decoders.String(l, &v.ContainerRuntimeVersion)
 		case "kernelVersion":
-			err = lex.String(l, &v.KernelVersion)
+			err = decoders.String(l, &v.KernelVersion)
 		case "kubeProxyVersion":
-			err = lex.String(l, &v.KubeProxyVersion)
+			err = decoders.String(l, &v.KubeProxyVersion)
 		case "kubeletVersion":
-			err = lex.String(l, &v.KubeletVersion)
+			err = decoders.String(l, &v.KubeletVersion)
 		case "machineID":
-			err = lex.String(l, &v.MachineID)
+			err = decoders.String(l, &v.MachineID)
 		case "operatingSystem":
-			err = lex.String(l, &v.OperatingSystem)
+			err = decoders.String(l, &v.OperatingSystem)
 		case "osImage":
-			err = lex.String(l, &v.OSImage)
+			err = decoders.String(l, &v.OSImage)
 		case "runningInUserNamespace":
-			err = lex.Ptr(l, &v.RunningInUserNamespace, func(l *lex.Lexer, v *bool) error { return lex.Bool(l, v) })
+			err = decoders.Ptr(l, &v.RunningInUserNamespace, func(l *decoders.Lexer, v *bool) error { return decoders.Bool(l, v) })
 		case "swap":
-			err = lex.Ptr(l, &v.Swap, decodeCorev1NodeSwapStatus)
+			err = decoders.Ptr(l, &v.Swap, decodeCorev1NodeSwapStatus)
 		case "systemUUID":
-			err = lex.String(l, &v.SystemUUID)
+			err = decoders.String(l, &v.SystemUUID)
 		default:
 			l.Skip()
 		}
@@ -2560,7 +2560,7 @@ func decodeCorev1NodeSystemInfo(l *lex.Lexer, v *corev1.NodeSystemInfo) error {
 	}
 }
 
-func decodeCorev1NodeRuntimeHandler(l *lex.Lexer, v *corev1.NodeRuntimeHandler) error {
+func decodeCorev1NodeRuntimeHandler(l *decoders.Lexer, v *corev1.NodeRuntimeHandler) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -2572,9 +2572,9 @@ func decodeCorev1NodeRuntimeHandler(l *lex.Lexer, v *corev1.NodeRuntimeHandler) 
 		var err error
 		switch string(key) {
 		case "features":
-			err = lex.Ptr(l, &v.Features, decodeCorev1NodeRuntimeHandlerFeatures)
+			err = decoders.Ptr(l, &v.Features, decodeCorev1NodeRuntimeHandlerFeatures)
 		case "name":
-			err = lex.String(l, &v.Name)
+			err = decoders.String(l, &v.Name)
 		default:
 			l.Skip()
 		}
@@ -2584,7 +2584,7 @@ func decodeCorev1NodeRuntimeHandler(l *lex.Lexer, v *corev1.NodeRuntimeHandler) 
 	}
 }
 
-func decodeCorev1AttachedVolume(l *lex.Lexer, v *corev1.AttachedVolume) error {
+func decodeCorev1AttachedVolume(l *decoders.Lexer, v *corev1.AttachedVolume) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -2596,9 +2596,9 @@ func decodeCorev1AttachedVolume(l *lex.Lexer, v *corev1.AttachedVolume) error {
 		var err error
 		switch string(key) {
 		case "devicePath":
-			err = lex.String(l, &v.DevicePath)
+			err = decoders.String(l, &v.DevicePath)
 		case "name":
-			err = lex.String(l, &v.Name)
+			err = decoders.String(l, &v.Name)
 		default:
 			l.Skip()
 		}
@@ -2608,7 +2608,7 @@ func decodeCorev1AttachedVolume(l *lex.Lexer, v *corev1.AttachedVolume) error {
 	}
 }
 
-func decodeCorev1AWSElasticBlockStoreVolumeSource(l *lex.Lexer, v *corev1.AWSElasticBlockStoreVolumeSource) error {
+func decodeCorev1AWSElasticBlockStoreVolumeSource(l *decoders.Lexer, v *corev1.AWSElasticBlockStoreVolumeSource) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -2620,13 +2620,13 @@ func decodeCorev1AWSElasticBlockStoreVolumeSource(l *lex.Lexer, v *corev1.AWSEla
 		var err error
 		switch string(key) {
 		case "fsType":
-			err = lex.String(l, &v.FSType)
+			err = decoders.String(l, &v.FSType)
 		case "partition":
-			err = lex.Int(l, &v.Partition)
+			err = decoders.Int(l, &v.Partition)
 		case "readOnly":
-			err = lex.Bool(l, &v.ReadOnly)
+			err = decoders.Bool(l, &v.ReadOnly)
 		case "volumeID":
-			err = lex.String(l, &v.VolumeID)
+			err = decoders.String(l, &v.VolumeID)
 		default:
 			l.Skip()
 		}
@@ -2636,7 +2636,7 @@ func decodeCorev1AWSElasticBlockStoreVolumeSource(l *lex.Lexer, v *corev1.AWSEla
 	}
 }
 
-func decodeCorev1AzureDiskVolumeSource(l *lex.Lexer, v *corev1.AzureDiskVolumeSource) error {
+func decodeCorev1AzureDiskVolumeSource(l *decoders.Lexer, v *corev1.AzureDiskVolumeSource) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -2648,17 +2648,17 @@ func decodeCorev1AzureDiskVolumeSource(l *lex.Lexer, v *corev1.AzureDiskVolumeSo
 		var err error
 		switch string(key) {
 		case "cachingMode":
-			err = lex.Ptr(l, &v.CachingMode, func(l *lex.Lexer, v *corev1.AzureDataDiskCachingMode) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.CachingMode, func(l *decoders.Lexer, v *corev1.AzureDataDiskCachingMode) error { return decoders.String(l, v) })
 		case "diskName":
-			err = lex.String(l, &v.DiskName)
+			err = decoders.String(l, &v.DiskName)
 		case "diskURI":
-			err = lex.String(l, &v.DataDiskURI)
+			err = decoders.String(l, &v.DataDiskURI)
 		case "fsType":
-			err = lex.Ptr(l, &v.FSType, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.FSType, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		case "kind":
-			err = lex.Ptr(l, &v.Kind, func(l *lex.Lexer, v *corev1.AzureDataDiskKind) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.Kind, func(l *decoders.Lexer, v *corev1.AzureDataDiskKind) error { return decoders.String(l, v) })
 		case "readOnly":
-			err = lex.Ptr(l, &v.ReadOnly, func(l *lex.Lexer, v *bool) error { return lex.Bool(l, v) })
+			err = decoders.Ptr(l, &v.ReadOnly, func(l *decoders.Lexer, v *bool) error { return decoders.Bool(l, v) })
 		default:
 			l.Skip()
 		}
@@ -2668,7 +2668,7 @@ func decodeCorev1AzureDiskVolumeSource(l *lex.Lexer, v *corev1.AzureDiskVolumeSo
 	}
 }
 
-func decodeCorev1AzureFilePersistentVolumeSource(l *lex.Lexer, v *corev1.AzureFilePersistentVolumeSource) error {
+func decodeCorev1AzureFilePersistentVolumeSource(l *decoders.Lexer, v *corev1.AzureFilePersistentVolumeSource) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -2680,13 +2680,13 @@ func decodeCorev1AzureFilePersistentVolumeSource(l *lex.Lexer, v *corev1.AzureFi
 		var err error
 		switch string(key) {
 		case "readOnly":
-			err = lex.Bool(l, &v.ReadOnly)
+			err = decoders.Bool(l, &v.ReadOnly)
 		case "secretName":
-			err = lex.String(l, &v.SecretName)
+			err = decoders.String(l, &v.SecretName)
 		case "secretNamespace":
-			err = lex.Ptr(l, &v.SecretNamespace, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.SecretNamespace, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		case "shareName":
-			err = lex.String(l, &v.ShareName)
+			err = decoders.String(l, &v.ShareName)
 		default:
 			l.Skip()
 		}
@@ -2696,7 +2696,7 @@ func decodeCorev1AzureFilePersistentVolumeSource(l *lex.Lexer, v *corev1.AzureFi
 	}
 }
 
-func decodeCorev1CephFSPersistentVolumeSource(l *lex.Lexer, v *corev1.CephFSPersistentVolumeSource) error {
+func decodeCorev1CephFSPersistentVolumeSource(l *decoders.Lexer, v *corev1.CephFSPersistentVolumeSource) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -2708,17 +2708,17 @@ func decodeCorev1CephFSPersistentVolumeSource(l *lex.Lexer, v *corev1.CephFSPers
 		var err error
 		switch string(key) {
 		case "monitors":
-			err = lex.Slice(l, &v.Monitors, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Slice(l, &v.Monitors, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		case "path":
-			err = lex.String(l, &v.Path)
+			err = decoders.String(l, &v.Path)
 		case "readOnly":
-			err = lex.Bool(l, &v.ReadOnly)
+			err = decoders.Bool(l, &v.ReadOnly)
 		case "secretFile":
-			err = lex.String(l, &v.SecretFile)
+			err = decoders.String(l, &v.SecretFile)
 		case "secretRef":
-			err = lex.Ptr(l, &v.SecretRef, decodeCorev1SecretReference)
+			err = decoders.Ptr(l, &v.SecretRef, decodeCorev1SecretReference)
 		case "user":
-			err = lex.String(l, &v.User)
+			err = decoders.String(l, &v.User)
 		default:
 			l.Skip()
 		}
@@ -2728,7 +2728,7 @@ func decodeCorev1CephFSPersistentVolumeSource(l *lex.Lexer, v *corev1.CephFSPers
 	}
 }
 
-func decodeCorev1CinderPersistentVolumeSource(l *lex.Lexer, v *corev1.CinderPersistentVolumeSource) error {
+func decodeCorev1CinderPersistentVolumeSource(l *decoders.Lexer, v *corev1.CinderPersistentVolumeSource) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -2740,13 +2740,13 @@ func decodeCorev1CinderPersistentVolumeSource(l *lex.Lexer, v *corev1.CinderPers
 		var err error
 		switch string(key) {
 		case "fsType":
-			err = lex.String(l, &v.FSType)
+			err = decoders.String(l, &v.FSType)
 		case "readOnly":
-			err = lex.Bool(l, &v.ReadOnly)
+			err = decoders.Bool(l, &v.ReadOnly)
 		case "secretRef":
-			err = lex.Ptr(l, &v.SecretRef, decodeCorev1SecretReference)
+			err = decoders.Ptr(l, &v.SecretRef, decodeCorev1SecretReference)
 		case "volumeID":
-			err = lex.String(l, &v.VolumeID)
+			err = decoders.String(l, &v.VolumeID)
 		default:
 			l.Skip()
 		}
@@ -2756,7 +2756,7 @@ func decodeCorev1CinderPersistentVolumeSource(l *lex.Lexer, v *corev1.CinderPers
 	}
 }
 
-func decodeCorev1CSIPersistentVolumeSource(l *lex.Lexer, v *corev1.CSIPersistentVolumeSource) error {
+func decodeCorev1CSIPersistentVolumeSource(l *decoders.Lexer, v *corev1.CSIPersistentVolumeSource) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -2768,25 +2768,25 @@ func decodeCorev1CSIPersistentVolumeSource(l *lex.Lexer, v *corev1.CSIPersistent
 		var err error
 		switch string(key) {
 		case "controllerExpandSecretRef":
-			err = lex.Ptr(l, &v.ControllerExpandSecretRef, decodeCorev1SecretReference)
+			err = decoders.Ptr(l, &v.ControllerExpandSecretRef, decodeCorev1SecretReference)
 		case "controllerPublishSecretRef":
-			err = lex.Ptr(l, &v.ControllerPublishSecretRef, decodeCorev1SecretReference)
+			err = decoders.Ptr(l, &v.ControllerPublishSecretRef, decodeCorev1SecretReference)
 		case "driver":
-			err = lex.String(l, &v.Driver)
+			err = decoders.String(l, &v.Driver)
 		case "fsType":
-			err = lex.String(l, &v.FSType)
+			err = decoders.String(l, &v.FSType)
 		case "nodeExpandSecretRef":
-			err = lex.Ptr(l, &v.NodeExpandSecretRef, decodeCorev1SecretReference)
+			err = decoders.Ptr(l, &v.NodeExpandSecretRef, decodeCorev1SecretReference)
 		case "nodePublishSecretRef":
-			err = lex.Ptr(l, &v.NodePublishSecretRef, decodeCorev1SecretReference)
+			err = decoders.Ptr(l, &v.NodePublishSecretRef, decodeCorev1SecretReference)
 		case "nodeStageSecretRef":
-			err = lex.Ptr(l, &v.NodeStageSecretRef, decodeCorev1SecretReference)
+			err = decoders.Ptr(l, &v.NodeStageSecretRef, decodeCorev1SecretReference)
 		case "readOnly":
-			err = lex.Bool(l, &v.ReadOnly)
+			err = decoders.Bool(l, &v.ReadOnly)
 		case "volumeAttributes":
-			err = lex.StringMap(l, &v.VolumeAttributes)
+			err = decoders.StringMap(l, &v.VolumeAttributes)
 		case "volumeHandle":
-			err = lex.String(l, &v.VolumeHandle)
+			err = decoders.String(l, &v.VolumeHandle)
 		default:
 			l.Skip()
 		}
@@ -2796,7 +2796,7 @@ func decodeCorev1CSIPersistentVolumeSource(l *lex.Lexer, v *corev1.CSIPersistent
 	}
 }
 
-func decodeCorev1FCVolumeSource(l *lex.Lexer, v *corev1.FCVolumeSource) error {
+func decodeCorev1FCVolumeSource(l *decoders.Lexer, v *corev1.FCVolumeSource) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -2808,15 +2808,15 @@ func decodeCorev1FCVolumeSource(l *lex.Lexer, v *corev1.FCVolumeSource) error {
 		var err error
 		switch string(key) {
 		case "fsType":
-			err = lex.String(l, &v.FSType)
+			err = decoders.String(l, &v.FSType)
 		case "lun":
-			err = lex.Ptr(l, &v.Lun, func(l *lex.Lexer, v *int32) error { return lex.Int(l, v) })
+			err = decoders.Ptr(l, &v.Lun, func(l *decoders.Lexer, v *int32) error { return decoders.Int(l, v) })
 		case "readOnly":
-			err = lex.Bool(l, &v.ReadOnly)
+			err = decoders.Bool(l, &v.ReadOnly)
 		case "targetWWNs":
-			err = lex.Slice(l, &v.TargetWWNs, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Slice(l, &v.TargetWWNs, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		case "wwids":
-			err = lex.Slice(l, &v.WWIDs, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Slice(l, &v.WWIDs, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		default:
 			l.Skip()
 		}
@@ -2826,7 +2826,7 @@ func decodeCorev1FCVolumeSource(l *lex.Lexer, v *corev1.FCVolumeSource) error {
 	}
 }
 
-func decodeCorev1FlexPersistentVolumeSource(l *lex.Lexer, v *corev1.FlexPersistentVolumeSource) error {
+func decodeCorev1FlexPersistentVolumeSource(l *decoders.Lexer, v *corev1.FlexPersistentVolumeSource) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -2838,15 +2838,15 @@ func decodeCorev1FlexPersistentVolumeSource(l *lex.Lexer, v *corev1.FlexPersiste
 		var err error
 		switch string(key) {
 		case "driver":
-			err = lex.String(l, &v.Driver)
+			err = decoders.String(l, &v.Driver)
 		case "fsType":
-			err = lex.String(l, &v.FSType)
+			err = decoders.String(l, &v.FSType)
 		case "options":
-			err = lex.StringMap(l, &v.Options)
+			err = decoders.StringMap(l, &v.Options)
 		case "readOnly":
-			err = lex.Bool(l, &v.ReadOnly)
+			err = decoders.Bool(l, &v.ReadOnly)
 		case "secretRef":
-			err = lex.Ptr(l, &v.SecretRef, decodeCorev1SecretReference)
+			err = decoders.Ptr(l, &v.SecretRef, decodeCorev1SecretReference)
 		default:
 			l.Skip()
 		}
@@ -2856,7 +2856,7 @@ func decodeCorev1FlexPersistentVolumeSource(l *lex.Lexer, v *corev1.FlexPersiste
 	}
 }
 
-func decodeCorev1FlockerVolumeSource(l *lex.Lexer, v *corev1.FlockerVolumeSource) error {
+func decodeCorev1FlockerVolumeSource(l *decoders.Lexer, v *corev1.FlockerVolumeSource) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -2868,9 +2868,9 @@ func decodeCorev1FlockerVolumeSource(l *lex.Lexer, v *corev1.FlockerVolumeSource
 		var err error
 		switch string(key) {
 		case "datasetName":
-			err = lex.String(l, &v.DatasetName)
+			err = decoders.String(l, &v.DatasetName)
 		case "datasetUUID":
-			err = lex.String(l, &v.DatasetUUID)
+			err = decoders.String(l, &v.DatasetUUID)
 		default:
 			l.Skip()
 		}
@@ -2880,7 +2880,7 @@ func decodeCorev1FlockerVolumeSource(l *lex.Lexer, v *corev1.FlockerVolumeSource
 	}
 }
 
-func decodeCorev1GCEPersistentDiskVolumeSource(l *lex.Lexer, v *corev1.GCEPersistentDiskVolumeSource) error {
+func decodeCorev1GCEPersistentDiskVolumeSource(l *decoders.Lexer, v *corev1.GCEPersistentDiskVolumeSource) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -2892,13 +2892,13 @@ func decodeCorev1GCEPersistentDiskVolumeSource(l *lex.Lexer, v *corev1.GCEPersis
 		var err error
 		switch string(key) {
 		case "fsType":
-			err = lex.String(l, &v.FSType)
+			err = decoders.String(l, &v.FSType)
 		case "partition":
-			err = lex.Int(l, &v.Partition)
+			err = decoders.Int(l, &v.Partition)
 		case "pdName":
-			err = lex.String(l, &v.PDName)
+			err = decoders.String(l, &v.PDName)
 		case "readOnly":
-			err = lex.Bool(l, &v.ReadOnly)
+			err = decoders.Bool(l, &v.ReadOnly)
 		default:
 			l.Skip()
 		}
@@ -2908,7 +2908,7 @@ func decodeCorev1GCEPersistentDiskVolumeSource(l *lex.Lexer, v *corev1.GCEPersis
 	}
 }
 
-func decodeCorev1GlusterfsPersistentVolumeSource(l *lex.Lexer, v *corev1.GlusterfsPersistentVolumeSource) error {
+func decodeCorev1GlusterfsPersistentVolumeSource(l *decoders.Lexer, v *corev1.GlusterfsPersistentVolumeSource) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -2920,13 +2920,13 @@ func decodeCorev1GlusterfsPersistentVolumeSource(l *lex.Lexer, v *corev1.Gluster
 		var err error
 		switch string(key) {
 		case "endpoints":
-			err = lex.String(l, &v.EndpointsName)
+			err = decoders.String(l, &v.EndpointsName)
 		case "endpointsNamespace":
-			err = lex.Ptr(l, &v.EndpointsNamespace, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.EndpointsNamespace, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		case "path":
-			err = lex.String(l, &v.Path)
+			err = decoders.String(l, &v.Path)
 		case "readOnly":
-			err = lex.Bool(l, &v.ReadOnly)
+			err = decoders.Bool(l, &v.ReadOnly)
 		default:
 			l.Skip()
 		}
@@ -2936,7 +2936,7 @@ func decodeCorev1GlusterfsPersistentVolumeSource(l *lex.Lexer, v *corev1.Gluster
 	}
 }
 
-func decodeCorev1HostPathVolumeSource(l *lex.Lexer, v *corev1.HostPathVolumeSource) error {
+func decodeCorev1HostPathVolumeSource(l *decoders.Lexer, v *corev1.HostPathVolumeSource) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -2948,9 +2948,9 @@ func decodeCorev1HostPathVolumeSource(l *lex.Lexer, v *corev1.HostPathVolumeSour
 		var err error
 		switch string(key) {
 		case "path":
-			err = lex.String(l, &v.Path)
+			err = decoders.String(l, &v.Path)
 		case "type":
-			err = lex.Ptr(l, &v.Type, func(l *lex.Lexer, v *corev1.HostPathType) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.Type, func(l *decoders.Lexer, v *corev1.HostPathType) error { return decoders.String(l, v) })
 		default:
 			l.Skip()
 		}
@@ -2960,7 +2960,7 @@ func decodeCorev1HostPathVolumeSource(l *lex.Lexer, v *corev1.HostPathVolumeSour
 	}
 }
 
-func decodeCorev1ISCSIPersistentVolumeSource(l *lex.Lexer, v *corev1.ISCSIPersistentVolumeSource) error {
+func decodeCorev1ISCSIPersistentVolumeSource(l *decoders.Lexer, v *corev1.ISCSIPersistentVolumeSource) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -2972,27 +2972,27 @@ func decodeCorev1ISCSIPersistentVolumeSource(l *lex.Lexer, v *corev1.ISCSIPersis
 		var err error
 		switch string(key) {
 		case "chapAuthDiscovery":
-			err = lex.Bool(l, &v.DiscoveryCHAPAuth)
+			err = decoders.Bool(l, &v.DiscoveryCHAPAuth)
 		case "chapAuthSession":
-			err = lex.Bool(l, &v.SessionCHAPAuth)
+			err = decoders.Bool(l, &v.SessionCHAPAuth)
 		case "fsType":
-			err = lex.String(l, &v.FSType)
+			err = decoders.String(l, &v.FSType)
 		case "initiatorName":
-			err = lex.Ptr(l, &v.InitiatorName, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.InitiatorName, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		case "iqn":
-			err = lex.String(l, &v.IQN)
+			err = decoders.String(l, &v.IQN)
 		case "iscsiInterface":
-			err = lex.String(l, &v.ISCSIInterface)
+			err = decoders.String(l, &v.ISCSIInterface)
 		case "lun":
-			err = lex.Int(l, &v.Lun)
+			err = decoders.Int(l, &v.Lun)
 		case "portals":
-			err = lex.Slice(l, &v.Portals, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Slice(l, &v.Portals, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		case "readOnly":
-			err = lex.Bool(l, &v.ReadOnly)
+			err = decoders.Bool(l, &v.ReadOnly)
 		case "secretRef":
-			err = lex.Ptr(l, &v.SecretRef, decodeCorev1SecretReference)
+			err = decoders.Ptr(l, &v.SecretRef, decodeCorev1SecretReference)
 		case "targetPortal":
-			err = lex.String(l, &v.TargetPortal)
+			err = decoders.String(l, &v.TargetPortal)
 		default:
 			l.Skip()
 		}
@@ -3002,7 +3002,7 @@ func decodeCorev1ISCSIPersistentVolumeSource(l *lex.Lexer, v *corev1.ISCSIPersis
 	}
 }
 
-func decodeCorev1LocalVolumeSource(l *lex.Lexer, v *corev1.LocalVolumeSource) error {
+func decodeCorev1LocalVolumeSource(l *decoders.Lexer, v *corev1.LocalVolumeSource) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -3014,9 +3014,9 @@ func decodeCorev1LocalVolumeSource(l *lex.Lexer, v *corev1.LocalVolumeSource) er
 		var err error
 		switch string(key) {
 		case "fsType":
-			err = lex.Ptr(l, &v.FSType, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.FSType, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		case "path":
-			err = lex.String(l, &v.Path)
+			err = decoders.String(l, &v.Path)
 		default:
 			l.Skip()
 		}
@@ -3026,7 +3026,7 @@ func decodeCorev1LocalVolumeSource(l *lex.Lexer, v *corev1.LocalVolumeSource) er
 	}
 }
 
-func decodeCorev1NFSVolumeSource(l *lex.Lexer, v *corev1.NFSVolumeSource) error {
+func decodeCorev1NFSVolumeSource(l *decoders.Lexer, v *corev1.NFSVolumeSource) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -3038,11 +3038,11 @@ func decodeCorev1NFSVolumeSource(l *lex.Lexer, v *corev1.NFSVolumeSource) error 
 		var err error
 		switch string(key) {
 		case "path":
-			err = lex.String(l, &v.Path)
+			err = decoders.String(l, &v.Path)
 		case "readOnly":
-			err = lex.Bool(l, &v.ReadOnly)
+			err = decoders.Bool(l, &v.ReadOnly)
 		case "server":
-			err = lex.String(l, &v.Server)
+			err = decoders.String(l, &v.Server)
 		default:
 			l.Skip()
 		}
@@ -3052,7 +3052,7 @@ func decodeCorev1NFSVolumeSource(l *lex.Lexer, v *corev1.NFSVolumeSource) error 
 	}
 }
 
-func decodeCorev1VolumeNodeAffinity(l *lex.Lexer, v *corev1.VolumeNodeAffinity) error {
+func decodeCorev1VolumeNodeAffinity(l *decoders.Lexer, v *corev1.VolumeNodeAffinity) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -3064,7 +3064,7 @@ func decodeCorev1VolumeNodeAffinity(l *lex.Lexer, v *corev1.VolumeNodeAffinity) 
 		var err error
 		switch string(key) {
 		case "required":
-			err = lex.Ptr(l, &v.Required, decodeCorev1NodeSelector)
+			err = decoders.Ptr(l, &v.Required, decodeCorev1NodeSelector)
 		default:
 			l.Skip()
 		}
@@ -3074,7 +3074,7 @@ func decodeCorev1VolumeNodeAffinity(l *lex.Lexer, v *corev1.VolumeNodeAffinity) 
 	}
 }
 
-func decodeCorev1PhotonPersistentDiskVolumeSource(l *lex.Lexer, v *corev1.PhotonPersistentDiskVolumeSource) error {
+func decodeCorev1PhotonPersistentDiskVolumeSource(l *decoders.Lexer, v *corev1.PhotonPersistentDiskVolumeSource) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -3086,9 +3086,9 @@ func decodeCorev1PhotonPersistentDiskVolumeSource(l *lex.Lexer, v *corev1.Photon
 		var err error
 		switch string(key) {
 		case "fsType":
-			err = lex.String(l, &v.FSType)
+			err = decoders.String(l, &v.FSType)
 		case "pdID":
-			err = lex.String(l, &v.PdID)
+			err = decoders.String(l, &v.PdID)
 		default:
 			l.Skip()
 		}
@@ -3098,7 +3098,7 @@ func decodeCorev1PhotonPersistentDiskVolumeSource(l *lex.Lexer, v *corev1.Photon
 	}
 }
 
-func decodeCorev1PortworxVolumeSource(l *lex.Lexer, v *corev1.PortworxVolumeSource) error {
+func decodeCorev1PortworxVolumeSource(l *decoders.Lexer, v *corev1.PortworxVolumeSource) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -3110,11 +3110,11 @@ func decodeCorev1PortworxVolumeSource(l *lex.Lexer, v *corev1.PortworxVolumeSour
 		var err error
 		switch string(key) {
 		case "fsType":
-			err = lex.String(l, &v.FSType)
+			err = decoders.String(l, &v.FSType)
 		case "readOnly":
-			err = lex.Bool(l, &v.ReadOnly)
+			err = decoders.Bool(l, &v.ReadOnly)
 		case "volumeID":
-			err = lex.String(l, &v.VolumeID)
+			err = decoders.String(l, &v.VolumeID)
 		default:
 			l.Skip()
 		}
@@ -3124,7 +3124,7 @@ func decodeCorev1PortworxVolumeSource(l *lex.Lexer, v *corev1.PortworxVolumeSour
 	}
 }
 
-func decodeCorev1QuobyteVolumeSource(l *lex.Lexer, v *corev1.QuobyteVolumeSource) error {
+func decodeCorev1QuobyteVolumeSource(l *decoders.Lexer, v *corev1.QuobyteVolumeSource) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -3136,17 +3136,17 @@ func decodeCorev1QuobyteVolumeSource(l *lex.Lexer, v *corev1.QuobyteVolumeSource
 		var err error
 		switch string(key) {
 		case "group":
-			err = lex.String(l, &v.Group)
+			err = decoders.String(l, &v.Group)
 		case "readOnly":
-			err = lex.Bool(l, &v.ReadOnly)
+			err = decoders.Bool(l, &v.ReadOnly)
 		case "registry":
-			err = lex.String(l, &v.Registry)
+			err = decoders.String(l, &v.Registry)
 		case "tenant":
-			err = lex.String(l, &v.Tenant)
+			err = decoders.String(l, &v.Tenant)
 		case "user":
-			err = lex.String(l, &v.User)
+			err = decoders.String(l, &v.User)
 		case "volume":
-			err = lex.String(l, &v.Volume)
+			err = decoders.String(l, &v.Volume)
 		default:
 			l.Skip()
 		}
@@ -3156,7 +3156,7 @@ func decodeCorev1QuobyteVolumeSource(l *lex.Lexer, v *corev1.QuobyteVolumeSource
 	}
 }
 
-func decodeCorev1RBDPersistentVolumeSource(l *lex.Lexer, v *corev1.RBDPersistentVolumeSource) error {
+func decodeCorev1RBDPersistentVolumeSource(l *decoders.Lexer, v *corev1.RBDPersistentVolumeSource) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -3168,21 +3168,21 @@ func decodeCorev1RBDPersistentVolumeSource(l *lex.Lexer, v *corev1.RBDPersistent
 		var err error
 		switch string(key) {
 		case "fsType":
-			err = lex.String(l, &v.FSType)
+			err = decoders.String(l, &v.FSType)
 		case "image":
-			err = lex.String(l, &v.RBDImage)
+			err = decoders.String(l, &v.RBDImage)
 		case "keyring":
-			err = lex.String(l, &v.Keyring)
+			err = decoders.String(l, &v.Keyring)
 		case "monitors":
-			err = lex.Slice(l, &v.CephMonitors, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Slice(l, &v.CephMonitors, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		case "pool":
-			err = lex.String(l, &v.RBDPool)
+			err = decoders.String(l, &v.RBDPool)
 		case "readOnly":
-			err = lex.Bool(l, &v.ReadOnly)
+			err = decoders.Bool(l, &v.ReadOnly)
 		case "secretRef":
-			err = lex.Ptr(l, &v.SecretRef, decodeCorev1SecretReference)
+			err = decoders.Ptr(l, &v.SecretRef, decodeCorev1SecretReference)
 		case "user":
-			err = lex.String(l, &v.RadosUser)
+			err = decoders.String(l, &v.RadosUser)
 		default:
 			l.Skip()
 		}
@@ -3192,7 +3192,7 @@ func decodeCorev1RBDPersistentVolumeSource(l *lex.Lexer, v *corev1.RBDPersistent
 	}
 }
 
-func decodeCorev1ScaleIOPersistentVolumeSource(l *lex.Lexer, v *corev1.ScaleIOPersistentVolumeSource) error {
+func decodeCorev1ScaleIOPersistentVolumeSource(l *decoders.Lexer, v *corev1.ScaleIOPersistentVolumeSource) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -3204,25 +3204,25 @@ func decodeCorev1ScaleIOPersistentVolumeSource(l *lex.Lexer, v *corev1.ScaleIOPe
 		var err error
 		switch string(key) {
 		case "fsType":
-			err = lex.String(l, &v.FSType)
+			err = decoders.String(l, &v.FSType)
 		case "gateway":
-			err = lex.String(l, &v.Gateway)
+			err = decoders.String(l, &v.Gateway)
 		case "protectionDomain":
-			err = lex.String(l, &v.ProtectionDomain)
+			err = decoders.String(l, &v.ProtectionDomain)
 		case "readOnly":
-			err = lex.Bool(l, &v.ReadOnly)
+			err = decoders.Bool(l, &v.ReadOnly)
 		case "secretRef":
-			err = lex.Ptr(l, &v.SecretRef, decodeCorev1SecretReference)
+			err = decoders.Ptr(l, &v.SecretRef, decodeCorev1SecretReference)
 		case "sslEnabled":
-			err = lex.Bool(l, &v.SSLEnabled)
+			err = decoders.Bool(l, &v.SSLEnabled)
 		case "storageMode":
-			err = lex.String(l, &v.StorageMode)
+			err = decoders.String(l, &v.StorageMode)
 		case "storagePool":
-			err = lex.String(l, &v.StoragePool)
+			err = decoders.String(l, &v.StoragePool)
 		case "system":
-			err = lex.String(l, &v.System)
+			err = decoders.String(l, &v.System)
 		case "volumeName":
-			err = lex.String(l, &v.VolumeName)
+			err = decoders.String(l, &v.VolumeName)
 		default:
 			l.Skip()
 		}
@@ -3232,7 +3232,7 @@ func decodeCorev1ScaleIOPersistentVolumeSource(l *lex.Lexer, v *corev1.ScaleIOPe
 	}
 }
 
-func decodeCorev1StorageOSPersistentVolumeSource(l *lex.Lexer, v *corev1.StorageOSPersistentVolumeSource) error {
+func decodeCorev1StorageOSPersistentVolumeSource(l *decoders.Lexer, v *corev1.StorageOSPersistentVolumeSource) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -3244,15 +3244,15 @@ func decodeCorev1StorageOSPersistentVolumeSource(l *lex.Lexer, v *corev1.Storage
 		var err error
 		switch string(key) {
 		case "fsType":
-			err = lex.String(l, &v.FSType)
+			err = decoders.String(l, &v.FSType)
 		case "readOnly":
-			err = lex.Bool(l, &v.ReadOnly)
+			err = decoders.Bool(l, &v.ReadOnly)
 		case "secretRef":
-			err = lex.Ptr(l, &v.SecretRef, decodeCorev1ObjectReference)
+			err = decoders.Ptr(l, &v.SecretRef, decodeCorev1ObjectReference)
 		case "volumeName":
-			err = lex.String(l, &v.VolumeName)
+			err = decoders.String(l, &v.VolumeName)
 		case "volumeNamespace":
-			err = lex.String(l, &v.VolumeNamespace)
+			err = decoders.String(l, &v.VolumeNamespace)
 		default:
 			l.Skip()
 		}
@@ -3262,7 +3262,7 @@ func decodeCorev1StorageOSPersistentVolumeSource(l *lex.Lexer, v *corev1.Storage
 	}
 }
 
-func decodeCorev1VsphereVirtualDiskVolumeSource(l *lex.Lexer, v *corev1.VsphereVirtualDiskVolumeSource) error {
+func decodeCorev1VsphereVirtualDiskVolumeSource(l *decoders.Lexer, v *corev1.VsphereVirtualDiskVolumeSource) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -3274,13 +3274,13 @@ func decodeCorev1VsphereVirtualDiskVolumeSource(l *lex.Lexer, v *corev1.VsphereV
 		var err error
 		switch string(key) {
 		case "fsType":
-			err = lex.String(l, &v.FSType)
+			err = decoders.String(l, &v.FSType)
 		case "storagePolicyID":
-			err = lex.String(l, &v.StoragePolicyID)
+			err = decoders.String(l, &v.StoragePolicyID)
 		case "storagePolicyName":
-			err = lex.String(l, &v.StoragePolicyName)
+			err = decoders.String(l, &v.StoragePolicyName)
 		case "volumePath":
-			err = lex.String(l, &v.VolumePath)
+			err = decoders.String(l, &v.VolumePath)
 		default:
 			l.Skip()
 		}
@@ -3290,7 +3290,7 @@ func decodeCorev1VsphereVirtualDiskVolumeSource(l *lex.Lexer, v *corev1.VsphereV
 	}
 }
 
-func decodeCorev1TypedLocalObjectReference(l *lex.Lexer, v *corev1.TypedLocalObjectReference) error {
+func decodeCorev1TypedLocalObjectReference(l *decoders.Lexer, v *corev1.TypedLocalObjectReference) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -3302,11 +3302,11 @@ func decodeCorev1TypedLocalObjectReference(l *lex.Lexer, v *corev1.TypedLocalObj
 		var err error
 		switch string(key) {
 		case "apiGroup":
-			err = lex.Ptr(l, &v.APIGroup, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.APIGroup, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		case "kind":
-			err = lex.String(l, &v.Kind)
+			err = decoders.String(l, &v.Kind)
 		case "name":
-			err = lex.String(l, &v.Name)
+			err = decoders.String(l, &v.Name)
 		default:
 			l.Skip()
 		}
@@ -3316,7 +3316,7 @@ func decodeCorev1TypedLocalObjectReference(l *lex.Lexer, v *corev1.TypedLocalObj
 	}
 }
 
-func decodeCorev1TypedObjectReference(l *lex.Lexer, v *corev1.TypedObjectReference) error {
+func decodeCorev1TypedObjectReference(l *decoders.Lexer, v *corev1.TypedObjectReference) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -3328,13 +3328,13 @@ func decodeCorev1TypedObjectReference(l *lex.Lexer, v *corev1.TypedObjectReferen
 		var err error
 		switch string(key) {
 		case "apiGroup":
-			err = lex.Ptr(l, &v.APIGroup, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.APIGroup, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		case "kind":
-			err = lex.String(l, &v.Kind)
+			err = decoders.String(l, &v.Kind)
 		case "name":
-			err = lex.String(l, &v.Name)
+			err = decoders.String(l, &v.Name)
 		case "namespace":
-			err = lex.Ptr(l, &v.Namespace, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.Namespace, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		default:
 			l.Skip()
 		}
@@ -3344,7 +3344,7 @@ func decodeCorev1TypedObjectReference(l *lex.Lexer, v *corev1.TypedObjectReferen
 	}
 }
 
-func decodeCorev1VolumeResourceRequirements(l *lex.Lexer, v *corev1.VolumeResourceRequirements) error {
+func decodeCorev1VolumeResourceRequirements(l *decoders.Lexer, v *corev1.VolumeResourceRequirements) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -3356,9 +3356,9 @@ func decodeCorev1VolumeResourceRequirements(l *lex.Lexer, v *corev1.VolumeResour
 		var err error
 		switch string(key) {
 		case "limits":
-			err = lex.QuantityMap(l, &v.Limits)
+			err = decoders.QuantityMap(l, &v.Limits)
 		case "requests":
-			err = lex.QuantityMap(l, &v.Requests)
+			err = decoders.QuantityMap(l, &v.Requests)
 		default:
 			l.Skip()
 		}
@@ -3368,7 +3368,7 @@ func decodeCorev1VolumeResourceRequirements(l *lex.Lexer, v *corev1.VolumeResour
 	}
 }
 
-func decodeCorev1PersistentVolumeClaimCondition(l *lex.Lexer, v *corev1.PersistentVolumeClaimCondition) error {
+func decodeCorev1PersistentVolumeClaimCondition(l *decoders.Lexer, v *corev1.PersistentVolumeClaimCondition) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -3380,17 +3380,17 @@ func decodeCorev1PersistentVolumeClaimCondition(l *lex.Lexer, v *corev1.Persiste
 		var err error
 		switch string(key) {
 		case "lastProbeTime":
-			err = lex.Time(l, &v.LastProbeTime)
+			err = decoders.Time(l, &v.LastProbeTime)
 		case "lastTransitionTime":
-			err = lex.Time(l, &v.LastTransitionTime)
+			err = decoders.Time(l, &v.LastTransitionTime)
 		case "message":
-			err = lex.String(l, &v.Message)
+			err = decoders.String(l, &v.Message)
 		case "reason":
-			err = lex.String(l, &v.Reason)
+			err = decoders.String(l, &v.Reason)
 		case "status":
-			err = lex.String(l, &v.Status)
+			err = decoders.String(l, &v.Status)
 		case "type":
-			err = lex.String(l, &v.Type)
+			err = decoders.String(l, &v.Type)
 		default:
 			l.Skip()
 		}
@@ -3400,7 +3400,7 @@ func decodeCorev1PersistentVolumeClaimCondition(l *lex.Lexer, v *corev1.Persiste
 	}
 }
 
-func decodeCorev1VolumeHealthStatus(l *lex.Lexer, v *corev1.VolumeHealthStatus) error {
+func decodeCorev1VolumeHealthStatus(l *decoders.Lexer, v *corev1.VolumeHealthStatus) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -3412,9 +3412,9 @@ func decodeCorev1VolumeHealthStatus(l *lex.Lexer, v *corev1.VolumeHealthStatus) 
 		var err error
 		switch string(key) {
 		case "healthConditions":
-			err = lex.Slice(l, &v.HealthConditions, decodeCorev1VolumeHealthCondition)
+			err = decoders.Slice(l, &v.HealthConditions, decodeCorev1VolumeHealthCondition)
 		case "lastTransitionTime":
-			err = lex.Time(l, &v.LastTransitionTime)
+			err = decoders.Time(l, &v.LastTransitionTime)
 		default:
 			l.Skip()
 		}
@@ -3424,7 +3424,7 @@ func decodeCorev1VolumeHealthStatus(l *lex.Lexer, v *corev1.VolumeHealthStatus) 
 	}
 }
 
-func decodeCorev1ModifyVolumeStatus(l *lex.Lexer, v *corev1.ModifyVolumeStatus) error {
+func decodeCorev1ModifyVolumeStatus(l *decoders.Lexer, v *corev1.ModifyVolumeStatus) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -3436,9 +3436,9 @@ func decodeCorev1ModifyVolumeStatus(l *lex.Lexer, v *corev1.ModifyVolumeStatus) 
 		var err error
 		switch string(key) {
 		case "status":
-			err = lex.String(l, &v.Status)
+			err = decoders.String(l, &v.Status)
 		case "targetVolumeAttributesClassName":
-			err = lex.String(l, &v.TargetVolumeAttributesClassName)
+			err = decoders.String(l, &v.TargetVolumeAttributesClassName)
 		default:
 			l.Skip()
 		}
@@ -3448,7 +3448,7 @@ func decodeCorev1ModifyVolumeStatus(l *lex.Lexer, v *corev1.ModifyVolumeStatus) 
 	}
 }
 
-func decodeCorev1Affinity(l *lex.Lexer, v *corev1.Affinity) error {
+func decodeCorev1Affinity(l *decoders.Lexer, v *corev1.Affinity) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -3460,11 +3460,11 @@ func decodeCorev1Affinity(l *lex.Lexer, v *corev1.Affinity) error {
 		var err error
 		switch string(key) {
 		case "nodeAffinity":
-			err = lex.Ptr(l, &v.NodeAffinity, decodeCorev1NodeAffinity)
+			err = decoders.Ptr(l, &v.NodeAffinity, decodeCorev1NodeAffinity)
 		case "podAffinity":
-			err = lex.Ptr(l, &v.PodAffinity, decodeCorev1PodAffinity)
+			err = decoders.Ptr(l, &v.PodAffinity, decodeCorev1PodAffinity)
 		case "podAntiAffinity":
-			err = lex.Ptr(l, &v.PodAntiAffinity, decodeCorev1PodAntiAffinity)
+			err = decoders.Ptr(l, &v.PodAntiAffinity, decodeCorev1PodAntiAffinity)
 		default:
 			l.Skip()
 		}
@@ -3474,7 +3474,7 @@ func decodeCorev1Affinity(l *lex.Lexer, v *corev1.Affinity) error {
 	}
 }
 
-func decodeCorev1Container(l *lex.Lexer, v *corev1.Container) error {
+func decodeCorev1Container(l *decoders.Lexer, v *corev1.Container) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -3486,55 +3486,55 @@ func decodeCorev1Container(l *lex.Lexer, v *corev1.Container) error {
 		var err error
 		switch string(key) {
 		case "args":
-			err = lex.Slice(l, &v.Args, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Slice(l, &v.Args, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		case "command":
-			err = lex.Slice(l, &v.Command, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Slice(l, &v.Command, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		case "env":
-			err = lex.Slice(l, &v.Env, decodeCorev1EnvVar)
+			err = decoders.Slice(l, &v.Env, decodeCorev1EnvVar)
 		case "envFrom":
-			err = lex.Slice(l, &v.EnvFrom, decodeCorev1EnvFromSource)
+			err = decoders.Slice(l, &v.EnvFrom, decodeCorev1EnvFromSource)
 		case "image":
-			err = lex.String(l, &v.Image)
+			err = decoders.String(l, &v.Image)
 		case "imagePullPolicy":
-			err = lex.String(l, &v.ImagePullPolicy)
+			err = decoders.String(l, &v.ImagePullPolicy)
 		case "lifecycle":
-			err = lex.Ptr(l, &v.Lifecycle, decodeCorev1Lifecycle)
+			err = decoders.Ptr(l, &v.Lifecycle, decodeCorev1Lifecycle)
 		case "livenessProbe":
-			err = lex.Ptr(l, &v.LivenessProbe, decodeCorev1Probe)
+			err = decoders.Ptr(l, &v.LivenessProbe, decodeCorev1Probe)
 		case "name":
-			err = lex.String(l, &v.Name)
+			err = decoders.String(l, &v.Name)
 		case "ports":
-			err = lex.Slice(l, &v.Ports, decodeCorev1ContainerPort)
+			err = decoders.Slice(l, &v.Ports, decodeCorev1ContainerPort)
 		case "readinessProbe":
-			err = lex.Ptr(l, &v.ReadinessProbe, decodeCorev1Probe)
+			err = decoders.Ptr(l, &v.ReadinessProbe, decodeCorev1Probe)
 		case "resizePolicy":
-			err = lex.Slice(l, &v.ResizePolicy, decodeCorev1ContainerResizePolicy)
+			err = decoders.Slice(l, &v.ResizePolicy, decodeCorev1ContainerResizePolicy)
 		case "resources":
 			err = decodeCorev1ResourceRequirements(l, &v.Resources)
 		case "restartPolicy":
-			err = lex.Ptr(l, &v.RestartPolicy, func(l *lex.Lexer, v *corev1.ContainerRestartPolicy) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.RestartPolicy, func(l *decoders.Lexer, v *corev1.ContainerRestartPolicy) error { return decoders.String(l, v) })
 		case "restartPolicyRules":
-			err = lex.Slice(l, &v.RestartPolicyRules, decodeCorev1ContainerRestartRule)
+			err = decoders.Slice(l, &v.RestartPolicyRules, decodeCorev1ContainerRestartRule)
 		case "securityContext":
-			err = lex.Ptr(l, &v.SecurityContext, decodeCorev1SecurityContext)
+			err = decoders.Ptr(l, &v.SecurityContext, decodeCorev1SecurityContext)
 		case "startupProbe":
-			err = lex.Ptr(l, &v.StartupProbe, decodeCorev1Probe)
+			err = decoders.Ptr(l, &v.StartupProbe, decodeCorev1Probe)
 		case "stdin":
-			err = lex.Bool(l, &v.Stdin)
+			err = decoders.Bool(l, &v.Stdin)
 		case "stdinOnce":
-			err = lex.Bool(l, &v.StdinOnce)
+			err = decoders.Bool(l, &v.StdinOnce)
 		case "terminationMessagePath":
-			err = lex.String(l, &v.TerminationMessagePath)
+			err = decoders.String(l, &v.TerminationMessagePath)
 		case "terminationMessagePolicy":
-			err = lex.String(l, &v.TerminationMessagePolicy)
+			err = decoders.String(l, &v.TerminationMessagePolicy)
 		case "tty":
-			err = lex.Bool(l, &v.TTY)
+			err = decoders.Bool(l, &v.TTY)
 		case "volumeDevices":
-			err = lex.Slice(l, &v.VolumeDevices, decodeCorev1VolumeDevice)
+			err = decoders.Slice(l, &v.VolumeDevices, decodeCorev1VolumeDevice)
 		case "volumeMounts":
-			err = lex.Slice(l, &v.VolumeMounts, decodeCorev1VolumeMount)
+			err = decoders.Slice(l, &v.VolumeMounts, decodeCorev1VolumeMount)
 		case "workingDir":
-			err = lex.String(l, &v.WorkingDir)
+			err = decoders.String(l, &v.WorkingDir)
 		default:
 			l.Skip()
 		}
@@ -3544,7 +3544,7 @@ func decodeCorev1Container(l *lex.Lexer, v *corev1.Container) error {
 	}
 }
 
-func decodeCorev1PodDNSConfig(l *lex.Lexer, v *corev1.PodDNSConfig) error {
+func decodeCorev1PodDNSConfig(l *decoders.Lexer, v *corev1.PodDNSConfig) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -3556,11 +3556,11 @@ func decodeCorev1PodDNSConfig(l *lex.Lexer, v *corev1.PodDNSConfig) error {
 		var err error
 		switch string(key) {
 		case "nameservers":
-			err = lex.Slice(l, &v.Nameservers, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Slice(l, &v.Nameservers, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		case "options":
-			err = lex.Slice(l, &v.Options, decodeCorev1PodDNSConfigOption)
+			err = decoders.Slice(l, &v.Options, decodeCorev1PodDNSConfigOption)
 		case "searches":
-			err = lex.Slice(l, &v.Searches, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Slice(l, &v.Searches, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		default:
 			l.Skip()
 		}
@@ -3570,7 +3570,7 @@ func decodeCorev1PodDNSConfig(l *lex.Lexer, v *corev1.PodDNSConfig) error {
 	}
 }
 
-func decodeCorev1EphemeralContainer(l *lex.Lexer, v *corev1.EphemeralContainer) error {
+func decodeCorev1EphemeralContainer(l *decoders.Lexer, v *corev1.EphemeralContainer) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -3582,57 +3582,57 @@ func decodeCorev1EphemeralContainer(l *lex.Lexer, v *corev1.EphemeralContainer) 
 		var err error
 		switch string(key) {
 		case "args":
-			err = lex.Slice(l, &v.EphemeralContainerCommon.Args, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Slice(l, &v.EphemeralContainerCommon.Args, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		case "command":
-			err = lex.Slice(l, &v.EphemeralContainerCommon.Command, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Slice(l, &v.EphemeralContainerCommon.Command, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		case "env":
-			err = lex.Slice(l, &v.EphemeralContainerCommon.Env, decodeCorev1EnvVar)
+			err = decoders.Slice(l, &v.EphemeralContainerCommon.Env, decodeCorev1EnvVar)
 		case "envFrom":
-			err = lex.Slice(l, &v.EphemeralContainerCommon.EnvFrom, decodeCorev1EnvFromSource)
+			err = decoders.Slice(l, &v.EphemeralContainerCommon.EnvFrom, decodeCorev1EnvFromSource)
 		case "image":
-			err = lex.String(l, &v.EphemeralContainerCommon.Image)
+			err = decoders.String(l, &v.EphemeralContainerCommon.Image)
 		case "imagePullPolicy":
-			err = lex.String(l, &v.EphemeralContainerCommon.ImagePullPolicy)
+			err = decoders.String(l, &v.EphemeralContainerCommon.ImagePullPolicy)
 		case "lifecycle":
-			err = lex.Ptr(l, &v.EphemeralContainerCommon.Lifecycle, decodeCorev1Lifecycle)
+			err = decoders.Ptr(l, &v.EphemeralContainerCommon.Lifecycle, decodeCorev1Lifecycle)
 		case "livenessProbe":
-			err = lex.Ptr(l, &v.EphemeralContainerCommon.LivenessProbe, decodeCorev1Probe)
+			err = decoders.Ptr(l, &v.EphemeralContainerCommon.LivenessProbe, decodeCorev1Probe)
 		case "name":
-			err = lex.String(l, &v.EphemeralContainerCommon.Name)
+			err = decoders.String(l, &v.EphemeralContainerCommon.Name)
 		case "ports":
-			err = lex.Slice(l, &v.EphemeralContainerCommon.Ports, decodeCorev1ContainerPort)
+			err = decoders.Slice(l, &v.EphemeralContainerCommon.Ports, decodeCorev1ContainerPort)
 		case "readinessProbe":
-			err = lex.Ptr(l, &v.EphemeralContainerCommon.ReadinessProbe, decodeCorev1Probe)
+			err = decoders.Ptr(l, &v.EphemeralContainerCommon.ReadinessProbe, decodeCorev1Probe)
 		case "resizePolicy":
-			err = lex.Slice(l, &v.EphemeralContainerCommon.ResizePolicy, decodeCorev1ContainerResizePolicy)
+			err = decoders.Slice(l, &v.EphemeralContainerCommon.ResizePolicy, decodeCorev1ContainerResizePolicy)
 		case "resources":
 			err = decodeCorev1ResourceRequirements(l, &v.EphemeralContainerCommon.Resources)
 		case "restartPolicy":
-			err = lex.Ptr(l, &v.EphemeralContainerCommon.RestartPolicy, func(l *lex.Lexer, v *corev1.ContainerRestartPolicy) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.EphemeralContainerCommon.RestartPolicy, func(l *decoders.Lexer, v *corev1.ContainerRestartPolicy) error { return decoders.String(l, v) })
 		case "restartPolicyRules":
-			err = lex.Slice(l, &v.EphemeralContainerCommon.RestartPolicyRules, decodeCorev1ContainerRestartRule)
+			err = decoders.Slice(l, &v.EphemeralContainerCommon.RestartPolicyRules, decodeCorev1ContainerRestartRule)
 		case "securityContext":
-			err = lex.Ptr(l, &v.EphemeralContainerCommon.SecurityContext, decodeCorev1SecurityContext)
+			err = decoders.Ptr(l, &v.EphemeralContainerCommon.SecurityContext, decodeCorev1SecurityContext)
 		case "startupProbe":
-			err = lex.Ptr(l, &v.EphemeralContainerCommon.StartupProbe, decodeCorev1Probe)
+			err = decoders.Ptr(l, &v.EphemeralContainerCommon.StartupProbe, decodeCorev1Probe)
 		case "stdin":
-			err = lex.Bool(l, &v.EphemeralContainerCommon.Stdin)
+			err = decoders.Bool(l, &v.EphemeralContainerCommon.Stdin)
 		case "stdinOnce":
-			err = lex.Bool(l, &v.EphemeralContainerCommon.StdinOnce)
+			err = decoders.Bool(l, &v.EphemeralContainerCommon.StdinOnce)
 		case "targetContainerName":
-			err = lex.String(l, &v.TargetContainerName)
+			err = decoders.String(l, &v.TargetContainerName)
 		case "terminationMessagePath":
-			err = lex.String(l, &v.EphemeralContainerCommon.TerminationMessagePath)
+			err = decoders.String(l, &v.EphemeralContainerCommon.TerminationMessagePath)
 		case "terminationMessagePolicy":
-			err = lex.String(l, &v.EphemeralContainerCommon.TerminationMessagePolicy)
+			err = decoders.String(l, &v.EphemeralContainerCommon.TerminationMessagePolicy)
 		case "tty":
-			err = lex.Bool(l, &v.EphemeralContainerCommon.TTY)
+			err = decoders.Bool(l, &v.EphemeralContainerCommon.TTY)
 		case "volumeDevices":
-			err = lex.Slice(l, &v.EphemeralContainerCommon.VolumeDevices, decodeCorev1VolumeDevice)
+			err = decoders.Slice(l, &v.EphemeralContainerCommon.VolumeDevices, decodeCorev1VolumeDevice)
 		case "volumeMounts":
-			err = lex.Slice(l, &v.EphemeralContainerCommon.VolumeMounts, decodeCorev1VolumeMount)
+			err = decoders.Slice(l, &v.EphemeralContainerCommon.VolumeMounts, decodeCorev1VolumeMount)
 		case "workingDir":
-			err = lex.String(l, &v.EphemeralContainerCommon.WorkingDir)
+			err = decoders.String(l, &v.EphemeralContainerCommon.WorkingDir)
 		default:
 			l.Skip()
 		}
@@ -3642,7 +3642,7 @@ func decodeCorev1EphemeralContainer(l *lex.Lexer, v *corev1.EphemeralContainer) 
 	}
 }
 
-func decodeCorev1EvictionResponder(l *lex.Lexer, v *corev1.EvictionResponder) error {
+func decodeCorev1EvictionResponder(l *decoders.Lexer, v *corev1.EvictionResponder) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -3654,9 +3654,9 @@ func decodeCorev1EvictionResponder(l *lex.Lexer, v *corev1.EvictionResponder) er
 		var err error
 		switch string(key) {
 		case "name":
-			err = lex.String(l, &v.Name)
+			err = decoders.String(l, &v.Name)
 		case "priority":
-			err = lex.Ptr(l, &v.Priority, func(l *lex.Lexer, v *int32) error { return lex.Int(l, v) })
+			err = decoders.Ptr(l, &v.Priority, func(l *decoders.Lexer, v *int32) error { return decoders.Int(l, v) })
 		default:
 			l.Skip()
 		}
@@ -3666,7 +3666,7 @@ func decodeCorev1EvictionResponder(l *lex.Lexer, v *corev1.EvictionResponder) er
 	}
 }
 
-func decodeCorev1HostAlias(l *lex.Lexer, v *corev1.HostAlias) error {
+func decodeCorev1HostAlias(l *decoders.Lexer, v *corev1.HostAlias) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -3678,9 +3678,9 @@ func decodeCorev1HostAlias(l *lex.Lexer, v *corev1.HostAlias) error {
 		var err error
 		switch string(key) {
 		case "hostnames":
-			err = lex.Slice(l, &v.Hostnames, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Slice(l, &v.Hostnames, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		case "ip":
-			err = lex.String(l, &v.IP)
+			err = decoders.String(l, &v.IP)
 		default:
 			l.Skip()
 		}
@@ -3690,7 +3690,7 @@ func decodeCorev1HostAlias(l *lex.Lexer, v *corev1.HostAlias) error {
 	}
 }
 
-func decodeCorev1PodOS(l *lex.Lexer, v *corev1.PodOS) error {
+func decodeCorev1PodOS(l *decoders.Lexer, v *corev1.PodOS) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -3702,7 +3702,7 @@ func decodeCorev1PodOS(l *lex.Lexer, v *corev1.PodOS) error {
 		var err error
 		switch string(key) {
 		case "name":
-			err = lex.String(l, &v.Name)
+			err = decoders.String(l, &v.Name)
 		default:
 			l.Skip()
 		}
@@ -3712,7 +3712,7 @@ func decodeCorev1PodOS(l *lex.Lexer, v *corev1.PodOS) error {
 	}
 }
 
-func decodeCorev1PodReadinessGate(l *lex.Lexer, v *corev1.PodReadinessGate) error {
+func decodeCorev1PodReadinessGate(l *decoders.Lexer, v *corev1.PodReadinessGate) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -3724,7 +3724,7 @@ func decodeCorev1PodReadinessGate(l *lex.Lexer, v *corev1.PodReadinessGate) erro
 		var err error
 		switch string(key) {
 		case "conditionType":
-			err = lex.String(l, &v.ConditionType)
+			err = decoders.String(l, &v.ConditionType)
 		default:
 			l.Skip()
 		}
@@ -3734,7 +3734,7 @@ func decodeCorev1PodReadinessGate(l *lex.Lexer, v *corev1.PodReadinessGate) erro
 	}
 }
 
-func decodeCorev1PodResourceClaim(l *lex.Lexer, v *corev1.PodResourceClaim) error {
+func decodeCorev1PodResourceClaim(l *decoders.Lexer, v *corev1.PodResourceClaim) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -3746,11 +3746,11 @@ func decodeCorev1PodResourceClaim(l *lex.Lexer, v *corev1.PodResourceClaim) erro
 		var err error
 		switch string(key) {
 		case "name":
-			err = lex.String(l, &v.Name)
+			err = decoders.String(l, &v.Name)
 		case "resourceClaimName":
-			err = lex.Ptr(l, &v.ResourceClaimName, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.ResourceClaimName, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		case "resourceClaimTemplateName":
-			err = lex.Ptr(l, &v.ResourceClaimTemplateName, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.ResourceClaimTemplateName, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		default:
 			l.Skip()
 		}
@@ -3760,7 +3760,7 @@ func decodeCorev1PodResourceClaim(l *lex.Lexer, v *corev1.PodResourceClaim) erro
 	}
 }
 
-func decodeCorev1ResourceRequirements(l *lex.Lexer, v *corev1.ResourceRequirements) error {
+func decodeCorev1ResourceRequirements(l *decoders.Lexer, v *corev1.ResourceRequirements) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -3772,11 +3772,11 @@ func decodeCorev1ResourceRequirements(l *lex.Lexer, v *corev1.ResourceRequiremen
 		var err error
 		switch string(key) {
 		case "claims":
-			err = lex.Slice(l, &v.Claims, decodeCorev1ResourceClaim)
+			err = decoders.Slice(l, &v.Claims, decodeCorev1ResourceClaim)
 		case "limits":
-			err = lex.QuantityMap(l, &v.Limits)
+			err = decoders.QuantityMap(l, &v.Limits)
 		case "requests":
-			err = lex.QuantityMap(l, &v.Requests)
+			err = decoders.QuantityMap(l, &v.Requests)
 		default:
 			l.Skip()
 		}
@@ -3786,7 +3786,7 @@ func decodeCorev1ResourceRequirements(l *lex.Lexer, v *corev1.ResourceRequiremen
 	}
 }
 
-func decodeCorev1PodSchedulingGate(l *lex.Lexer, v *corev1.PodSchedulingGate) error {
+func decodeCorev1PodSchedulingGate(l *decoders.Lexer, v *corev1.PodSchedulingGate) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -3798,7 +3798,7 @@ func decodeCorev1PodSchedulingGate(l *lex.Lexer, v *corev1.PodSchedulingGate) er
 		var err error
 		switch string(key) {
 		case "name":
-			err = lex.String(l, &v.Name)
+			err = decoders.String(l, &v.Name)
 		default:
 			l.Skip()
 		}
@@ -3808,7 +3808,7 @@ func decodeCorev1PodSchedulingGate(l *lex.Lexer, v *corev1.PodSchedulingGate) er
 	}
 }
 
-func decodeCorev1PodSchedulingGroup(l *lex.Lexer, v *corev1.PodSchedulingGroup) error {
+func decodeCorev1PodSchedulingGroup(l *decoders.Lexer, v *corev1.PodSchedulingGroup) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -3820,7 +3820,7 @@ func decodeCorev1PodSchedulingGroup(l *lex.Lexer, v *corev1.PodSchedulingGroup) 
 		var err error
 		switch string(key) {
 		case "podGroupName":
-			err = lex.Ptr(l, &v.PodGroupName, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.PodGroupName, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		default:
 			l.Skip()
 		}
@@ -3830,7 +3830,7 @@ func decodeCorev1PodSchedulingGroup(l *lex.Lexer, v *corev1.PodSchedulingGroup) 
 	}
 }
 
-func decodeCorev1PodSecurityContext(l *lex.Lexer, v *corev1.PodSecurityContext) error {
+func decodeCorev1PodSecurityContext(l *decoders.Lexer, v *corev1.PodSecurityContext) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -3842,31 +3842,31 @@ func decodeCorev1PodSecurityContext(l *lex.Lexer, v *corev1.PodSecurityContext) 
 		var err error
 		switch string(key) {
 		case "appArmorProfile":
-			err = lex.Ptr(l, &v.AppArmorProfile, decodeCorev1AppArmorProfile)
+			err = decoders.Ptr(l, &v.AppArmorProfile, decodeCorev1AppArmorProfile)
 		case "fsGroup":
-			err = lex.Ptr(l, &v.FSGroup, func(l *lex.Lexer, v *int64) error { return lex.Int(l, v) })
+			err = decoders.Ptr(l, &v.FSGroup, func(l *decoders.Lexer, v *int64) error { return decoders.Int(l, v) })
 		case "fsGroupChangePolicy":
-			err = lex.Ptr(l, &v.FSGroupChangePolicy, func(l *lex.Lexer, v *corev1.PodFSGroupChangePolicy) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.FSGroupChangePolicy, func(l *decoders.Lexer, v *corev1.PodFSGroupChangePolicy) error { return decoders.String(l, v) })
 		case "runAsGroup":
-			err = lex.Ptr(l, &v.RunAsGroup, func(l *lex.Lexer, v *int64) error { return lex.Int(l, v) })
+			err = decoders.Ptr(l, &v.RunAsGroup, func(l *decoders.Lexer, v *int64) error { return decoders.Int(l, v) })
 		case "runAsNonRoot":
-			err = lex.Ptr(l, &v.RunAsNonRoot, func(l *lex.Lexer, v *bool) error { return lex.Bool(l, v) })
+			err = decoders.Ptr(l, &v.RunAsNonRoot, func(l *decoders.Lexer, v *bool) error { return decoders.Bool(l, v) })
 		case "runAsUser":
-			err = lex.Ptr(l, &v.RunAsUser, func(l *lex.Lexer, v *int64) error { return lex.Int(l, v) })
+			err = decoders.Ptr(l, &v.RunAsUser, func(l *decoders.Lexer, v *int64) error { return decoders.Int(l, v) })
 		case "seLinuxChangePolicy":
-			err = lex.Ptr(l, &v.SELinuxChangePolicy, func(l *lex.Lexer, v *corev1.PodSELinuxChangePolicy) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.SELinuxChangePolicy, func(l *decoders.Lexer, v *corev1.PodSELinuxChangePolicy) error { return decoders.String(l, v) })
 		case "seLinuxOptions":
-			err = lex.Ptr(l, &v.SELinuxOptions, decodeCorev1SELinuxOptions)
+			err = decoders.Ptr(l, &v.SELinuxOptions, decodeCorev1SELinuxOptions)
 		case "seccompProfile":
-			err = lex.Ptr(l, &v.SeccompProfile, decodeCorev1SeccompProfile)
+			err = decoders.Ptr(l, &v.SeccompProfile, decodeCorev1SeccompProfile)
 		case "supplementalGroups":
-			err = lex.Slice(l, &v.SupplementalGroups, func(l *lex.Lexer, v *int64) error { return lex.Int(l, v) })
+			err = decoders.Slice(l, &v.SupplementalGroups, func(l *decoders.Lexer, v *int64) error { return decoders.Int(l, v) })
 		case "supplementalGroupsPolicy":
-			err = lex.Ptr(l, &v.SupplementalGroupsPolicy, func(l *lex.Lexer, v *corev1.SupplementalGroupsPolicy) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.SupplementalGroupsPolicy, func(l *decoders.Lexer, v *corev1.SupplementalGroupsPolicy) error { return decoders.String(l, v) })
 		case "sysctls":
-			err = lex.Slice(l, &v.Sysctls, decodeCorev1Sysctl)
+			err = decoders.Slice(l, &v.Sysctls, decodeCorev1Sysctl)
 		case "windowsOptions":
-			err = lex.Ptr(l, &v.WindowsOptions, decodeCorev1WindowsSecurityContextOptions)
+			err = decoders.Ptr(l, &v.WindowsOptions, decodeCorev1WindowsSecurityContextOptions)
 		default:
 			l.Skip()
 		}
@@ -3876,7 +3876,7 @@ func decodeCorev1PodSecurityContext(l *lex.Lexer, v *corev1.PodSecurityContext) 
 	}
 }
 
-func decodeCorev1Toleration(l *lex.Lexer, v *corev1.Toleration) error {
+func decodeCorev1Toleration(l *decoders.Lexer, v *corev1.Toleration) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -3888,15 +3888,15 @@ func decodeCorev1Toleration(l *lex.Lexer, v *corev1.Toleration) error {
 		var err error
 		switch string(key) {
 		case "effect":
-			err = lex.String(l, &v.Effect)
+			err = decoders.String(l, &v.Effect)
 		case "key":
-			err = lex.String(l, &v.Key)
+			err = decoders.String(l, &v.Key)
 		case "operator":
-			err = lex.String(l, &v.Operator)
+			err = decoders.String(l, &v.Operator)
 		case "tolerationSeconds":
-			err = lex.Ptr(l, &v.TolerationSeconds, func(l *lex.Lexer, v *int64) error { return lex.Int(l, v) })
+			err = decoders.Ptr(l, &v.TolerationSeconds, func(l *decoders.Lexer, v *int64) error { return decoders.Int(l, v) })
 		case "value":
-			err = lex.String(l, &v.Value)
+			err = decoders.String(l, &v.Value)
 		default:
 			l.Skip()
 		}
@@ -3906,7 +3906,7 @@ func decodeCorev1Toleration(l *lex.Lexer, v *corev1.Toleration) error {
 	}
 }
 
-func decodeCorev1TopologySpreadConstraint(l *lex.Lexer, v *corev1.TopologySpreadConstraint) error {
+func decodeCorev1TopologySpreadConstraint(l *decoders.Lexer, v *corev1.TopologySpreadConstraint) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -3918,21 +3918,21 @@ func decodeCorev1TopologySpreadConstraint(l *lex.Lexer, v *corev1.TopologySpread
 		var err error
 		switch string(key) {
 		case "labelSelector":
-			err = lex.Ptr(l, &v.LabelSelector, decodeMetav1LabelSelector)
+			err = decoders.Ptr(l, &v.LabelSelector, decodeMetav1LabelSelector)
 		case "matchLabelKeys":
-			err = lex.Slice(l, &v.MatchLabelKeys, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Slice(l, &v.MatchLabelKeys, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		case "maxSkew":
-			err = lex.Int(l, &v.MaxSkew)
+			err = decoders.Int(l, &v.MaxSkew)
 		case "minDomains":
-			err = lex.Ptr(l, &v.MinDomains, func(l *lex.Lexer, v *int32) error { return lex.Int(l, v) })
+			err = decoders.Ptr(l, &v.MinDomains, func(l *decoders.Lexer, v *int32) error { return decoders.Int(l, v) })
 		case "nodeAffinityPolicy":
-			err = lex.Ptr(l, &v.NodeAffinityPolicy, func(l *lex.Lexer, v *corev1.NodeInclusionPolicy) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.NodeAffinityPolicy, func(l *decoders.Lexer, v *corev1.NodeInclusionPolicy) error { return decoders.String(l, v) })
 		case "nodeTaintsPolicy":
-			err = lex.Ptr(l, &v.NodeTaintsPolicy, func(l *lex.Lexer, v *corev1.NodeInclusionPolicy) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.NodeTaintsPolicy, func(l *decoders.Lexer, v *corev1.NodeInclusionPolicy) error { return decoders.String(l, v) })
 		case "topologyKey":
-			err = lex.String(l, &v.TopologyKey)
+			err = decoders.String(l, &v.TopologyKey)
 		case "whenUnsatisfiable":
-			err = lex.String(l, &v.WhenUnsatisfiable)
+			err = decoders.String(l, &v.WhenUnsatisfiable)
 		default:
 			l.Skip()
 		}
@@ -3942,7 +3942,7 @@ func decodeCorev1TopologySpreadConstraint(l *lex.Lexer, v *corev1.TopologySpread
 	}
 }
 
-func decodeCorev1Volume(l *lex.Lexer, v *corev1.Volume) error {
+func decodeCorev1Volume(l *decoders.Lexer, v *corev1.Volume) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -3954,67 +3954,67 @@ func decodeCorev1Volume(l *lex.Lexer, v *corev1.Volume) error {
 		var err error
 		switch string(key) {
 		case "awsElasticBlockStore":
-			err = lex.Ptr(l, &v.VolumeSource.AWSElasticBlockStore, decodeCorev1AWSElasticBlockStoreVolumeSource)
+			err = decoders.Ptr(l, &v.VolumeSource.AWSElasticBlockStore, decodeCorev1AWSElasticBlockStoreVolumeSource)
 		case "azureDisk":
-			err = lex.Ptr(l, &v.VolumeSource.AzureDisk, decodeCorev1AzureDiskVolumeSource)
+			err = decoders.Ptr(l, &v.VolumeSource.AzureDisk, decodeCorev1AzureDiskVolumeSource)
 		case "azureFile":
-			err = lex.Ptr(l, &v.VolumeSource.AzureFile, decodeCorev1AzureFileVolumeSource)
+			err = decoders.Ptr(l, &v.VolumeSource.AzureFile, decodeCorev1AzureFileVolumeSource)
 		case "cephfs":
-			err = lex.Ptr(l, &v.VolumeSource.CephFS, decodeCorev1CephFSVolumeSource)
+			err = decoders.Ptr(l, &v.VolumeSource.CephFS, decodeCorev1CephFSVolumeSource)
 		case "cinder":
-			err = lex.Ptr(l, &v.VolumeSource.Cinder, decodeCorev1CinderVolumeSource)
+			err = decoders.Ptr(l, &v.VolumeSource.Cinder, decodeCorev1CinderVolumeSource)
 		case "configMap":
-			err = lex.Ptr(l, &v.VolumeSource.ConfigMap, decodeCorev1ConfigMapVolumeSource)
+			err = decoders.Ptr(l, &v.VolumeSource.ConfigMap, decodeCorev1ConfigMapVolumeSource)
 		case "csi":
-			err = lex.Ptr(l, &v.VolumeSource.CSI, decodeCorev1CSIVolumeSource)
+			err = decoders.Ptr(l, &v.VolumeSource.CSI, decodeCorev1CSIVolumeSource)
 		case "downwardAPI":
-			err = lex.Ptr(l, &v.VolumeSource.DownwardAPI, decodeCorev1DownwardAPIVolumeSource)
+			err = decoders.Ptr(l, &v.VolumeSource.DownwardAPI, decodeCorev1DownwardAPIVolumeSource)
 		case "emptyDir":
-			err = lex.Ptr(l, &v.VolumeSource.EmptyDir, decodeCorev1EmptyDirVolumeSource)
+			err = decoders.Ptr(l, &v.VolumeSource.EmptyDir, decodeCorev1EmptyDirVolumeSource)
 		case "ephemeral":
-			err = lex.Ptr(l, &v.VolumeSource.Ephemeral, decodeCorev1EphemeralVolumeSource)
+			err = decoders.Ptr(l, &v.VolumeSource.Ephemeral, decodeCorev1EphemeralVolumeSource)
 		case "fc":
-			err = lex.Ptr(l, &v.VolumeSource.FC, decodeCorev1FCVolumeSource)
+			err = decoders.Ptr(l, &v.VolumeSource.FC, decodeCorev1FCVolumeSource)
 		case "flexVolume":
-			err = lex.Ptr(l, &v.VolumeSource.FlexVolume, decodeCorev1FlexVolumeSource)
+			err = decoders.Ptr(l, &v.VolumeSource.FlexVolume, decodeCorev1FlexVolumeSource)
 		case "flocker":
-			err = lex.Ptr(l, &v.VolumeSource.Flocker, decodeCorev1FlockerVolumeSource)
+			err = decoders.Ptr(l, &v.VolumeSource.Flocker, decodeCorev1FlockerVolumeSource)
 		case "gcePersistentDisk":
-			err = lex.Ptr(l, &v.VolumeSource.GCEPersistentDisk, decodeCorev1GCEPersistentDiskVolumeSource)
+			err = decoders.Ptr(l, &v.VolumeSource.GCEPersistentDisk, decodeCorev1GCEPersistentDiskVolumeSource)
 		case "gitRepo":
-			err = lex.Ptr(l, &v.VolumeSource.GitRepo, decodeCorev1GitRepoVolumeSource)
+			err = decoders.Ptr(l, &v.VolumeSource.GitRepo, decodeCorev1GitRepoVolumeSource)
 		case "glusterfs":
-			err = lex.Ptr(l, &v.VolumeSource.Glusterfs, decodeCorev1GlusterfsVolumeSource)
+			err = decoders.Ptr(l, &v.VolumeSource.Glusterfs, decodeCorev1GlusterfsVolumeSource)
 		case "hostPath":
-			err = lex.Ptr(l, &v.VolumeSource.HostPath, decodeCorev1HostPathVolumeSource)
+			err = decoders.Ptr(l, &v.VolumeSource.HostPath, decodeCorev1HostPathVolumeSource)
 		case "image":
-			err = lex.Ptr(l, &v.VolumeSource.Image, decodeCorev1ImageVolumeSource)
+			err = decoders.Ptr(l, &v.VolumeSource.Image, decodeCorev1ImageVolumeSource)
 		case "iscsi":
-			err = lex.Ptr(l, &v.VolumeSource.ISCSI, decodeCorev1ISCSIVolumeSource)
+			err = decoders.Ptr(l, &v.VolumeSource.ISCSI, decodeCorev1ISCSIVolumeSource)
 		case "name":
-			err = lex.String(l, &v.Name)
+			err = decoders.String(l, &v.Name)
 		case "nfs":
-			err = lex.Ptr(l, &v.VolumeSource.NFS, decodeCorev1NFSVolumeSource)
+			err = decoders.Ptr(l, &v.VolumeSource.NFS, decodeCorev1NFSVolumeSource)
 		case "persistentVolumeClaim":
-			err = lex.Ptr(l, &v.VolumeSource.PersistentVolumeClaim, decodeCorev1PersistentVolumeClaimVolumeSource)
+			err = decoders.Ptr(l, &v.VolumeSource.PersistentVolumeClaim, decodeCorev1PersistentVolumeClaimVolumeSource)
 		case "photonPersistentDisk":
-			err = lex.Ptr(l, &v.VolumeSource.PhotonPersistentDisk, decodeCorev1PhotonPersistentDiskVolumeSource)
+			err = decoders.Ptr(l, &v.VolumeSource.PhotonPersistentDisk, decodeCorev1PhotonPersistentDiskVolumeSource)
 		case "portworxVolume":
-			err = lex.Ptr(l, &v.VolumeSource.PortworxVolume, decodeCorev1PortworxVolumeSource)
+			err = decoders.Ptr(l, &v.VolumeSource.PortworxVolume, decodeCorev1PortworxVolumeSource)
 		case "projected":
-			err = lex.Ptr(l, &v.VolumeSource.Projected, decodeCorev1ProjectedVolumeSource)
+			err = decoders.Ptr(l, &v.VolumeSource.Projected, decodeCorev1ProjectedVolumeSource)
 		case "quobyte":
-			err = lex.Ptr(l, &v.VolumeSource.Quobyte, decodeCorev1QuobyteVolumeSource)
+			err = decoders.Ptr(l, &v.VolumeSource.Quobyte, decodeCorev1QuobyteVolumeSource)
 		case "rbd":
-			err = lex.Ptr(l, &v.VolumeSource.RBD, decodeCorev1RBDVolumeSource)
+			err = decoders.Ptr(l, &v.VolumeSource.RBD, decodeCorev1RBDVolumeSource)
 		case "scaleIO":
-			err = lex.Ptr(l, &v.VolumeSource.ScaleIO, decodeCorev1ScaleIOVolumeSource)
+			err = decoders.Ptr(l, &v.VolumeSource.ScaleIO, decodeCorev1ScaleIOVolumeSource)
 		case "secret":
-			err = lex.Ptr(l, &v.VolumeSource.Secret, decodeCorev1SecretVolumeSource)
+			err = decoders.Ptr(l, &v.VolumeSource.Secret, decodeCorev1SecretVolumeSource)
 		case "storageos":
-			err = lex.Ptr(l, &v.VolumeSource.StorageOS, decodeCorev1StorageOSVolumeSource)
+			err = decoders.Ptr(l, &v.VolumeSource.StorageOS, decodeCorev1StorageOSVolumeSource)
 		case "vsphereVolume":
-			err = lex.Ptr(l, &v.VolumeSource.VsphereVolume, decodeCorev1VsphereVirtualDiskVolumeSource)
+			err = decoders.Ptr(l, &v.VolumeSource.VsphereVolume, decodeCorev1VsphereVirtualDiskVolumeSource)
 		default:
 			l.Skip()
 		}
@@ -4024,7 +4024,7 @@ func decodeCorev1Volume(l *lex.Lexer, v *corev1.Volume) error {
 	}
 }
 
-func decodeCorev1PodCondition(l *lex.Lexer, v *corev1.PodCondition) error {
+func decodeCorev1PodCondition(l *decoders.Lexer, v *corev1.PodCondition) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -4036,19 +4036,19 @@ func decodeCorev1PodCondition(l *lex.Lexer, v *corev1.PodCondition) error {
 		var err error
 		switch string(key) {
 		case "lastProbeTime":
-			err = lex.Time(l, &v.LastProbeTime)
+			err = decoders.Time(l, &v.LastProbeTime)
 		case "lastTransitionTime":
-			err = lex.Time(l, &v.LastTransitionTime)
+			err = decoders.Time(l, &v.LastTransitionTime)
 		case "message":
-			err = lex.String(l, &v.Message)
+			err = decoders.String(l, &v.Message)
 		case "observedGeneration":
-			err = lex.Int(l, &v.ObservedGeneration)
+			err = decoders.Int(l, &v.ObservedGeneration)
 		case "reason":
-			err = lex.String(l, &v.Reason)
+			err = decoders.String(l, &v.Reason)
 		case "status":
-			err = lex.String(l, &v.Status)
+			err = decoders.String(l, &v.Status)
 		case "type":
-			err = lex.String(l, &v.Type)
+			err = decoders.String(l, &v.Type)
 		default:
 			l.Skip()
 		}
@@ -4058,7 +4058,7 @@ func decodeCorev1PodCondition(l *lex.Lexer, v *corev1.PodCondition) error {
 	}
 }
 
-func decodeCorev1ContainerStatus(l *lex.Lexer, v *corev1.ContainerStatus) error {
+func decodeCorev1ContainerStatus(l *decoders.Lexer, v *corev1.ContainerStatus) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -4070,35 +4070,35 @@ func decodeCorev1ContainerStatus(l *lex.Lexer, v *corev1.ContainerStatus) error 
 		var err error
 		switch string(key) {
 		case "allocatedResources":
-			err = lex.QuantityMap(l, &v.AllocatedResources)
+			err = decoders.QuantityMap(l, &v.AllocatedResources)
 		case "allocatedResourcesStatus":
-			err = lex.Slice(l, &v.AllocatedResourcesStatus, decodeCorev1ResourceStatus)
+			err = decoders.Slice(l, &v.AllocatedResourcesStatus, decodeCorev1ResourceStatus)
 		case "containerID":
-			err = lex.UniqueString(l, &v.ContainerID)
+			err = decoders.UniqueString(l, &v.ContainerID)
 		case "image":
-			err = lex.String(l, &v.Image)
+			err = decoders.String(l, &v.Image)
 		case "imageID":
-			err = lex.String(l, &v.ImageID)
+			err = decoders.String(l, &v.ImageID)
 		case "lastState":
 			err = decodeCorev1ContainerState(l, &v.LastTerminationState)
 		case "name":
-			err = lex.String(l, &v.Name)
+			err = decoders.String(l, &v.Name)
 		case "ready":
-			err = lex.Bool(l, &v.Ready)
+			err = decoders.Bool(l, &v.Ready)
 		case "resources":
-			err = lex.Ptr(l, &v.Resources, decodeCorev1ResourceRequirements)
+			err = decoders.Ptr(l, &v.Resources, decodeCorev1ResourceRequirements)
 		case "restartCount":
-			err = lex.Int(l, &v.RestartCount)
+			err = decoders.Int(l, &v.RestartCount)
 		case "started":
-			err = lex.Ptr(l, &v.Started, func(l *lex.Lexer, v *bool) error { return lex.Bool(l, v) })
+			err = decoders.Ptr(l, &v.Started, func(l *decoders.Lexer, v *bool) error { return decoders.Bool(l, v) })
 		case "state":
 			err = decodeCorev1ContainerState(l, &v.State)
 		case "stopSignal":
-			err = lex.Ptr(l, &v.StopSignal, func(l *lex.Lexer, v *corev1.Signal) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.StopSignal, func(l *decoders.Lexer, v *corev1.Signal) error { return decoders.String(l, v) })
 		case "user":
-			err = lex.Ptr(l, &v.User, decodeCorev1ContainerUser)
+			err = decoders.Ptr(l, &v.User, decodeCorev1ContainerUser)
 		case "volumeMounts":
-			err = lex.Slice(l, &v.VolumeMounts, decodeCorev1VolumeMountStatus)
+			err = decoders.Slice(l, &v.VolumeMounts, decodeCorev1VolumeMountStatus)
 		default:
 			l.Skip()
 		}
@@ -4108,7 +4108,7 @@ func decodeCorev1ContainerStatus(l *lex.Lexer, v *corev1.ContainerStatus) error 
 	}
 }
 
-func decodeCorev1PodExtendedResourceClaimStatus(l *lex.Lexer, v *corev1.PodExtendedResourceClaimStatus) error {
+func decodeCorev1PodExtendedResourceClaimStatus(l *decoders.Lexer, v *corev1.PodExtendedResourceClaimStatus) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -4120,9 +4120,9 @@ func decodeCorev1PodExtendedResourceClaimStatus(l *lex.Lexer, v *corev1.PodExten
 		var err error
 		switch string(key) {
 		case "requestMappings":
-			err = lex.Slice(l, &v.RequestMappings, decodeCorev1ContainerExtendedResourceRequest)
+			err = decoders.Slice(l, &v.RequestMappings, decodeCorev1ContainerExtendedResourceRequest)
 		case "resourceClaimName":
-			err = lex.String(l, &v.ResourceClaimName)
+			err = decoders.String(l, &v.ResourceClaimName)
 		default:
 			l.Skip()
 		}
@@ -4132,7 +4132,7 @@ func decodeCorev1PodExtendedResourceClaimStatus(l *lex.Lexer, v *corev1.PodExten
 	}
 }
 
-func decodeCorev1HostIP(l *lex.Lexer, v *corev1.HostIP) error {
+func decodeCorev1HostIP(l *decoders.Lexer, v *corev1.HostIP) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -4144,7 +4144,7 @@ func decodeCorev1HostIP(l *lex.Lexer, v *corev1.HostIP) error {
 		var err error
 		switch string(key) {
 		case "ip":
-			err = lex.String(l, &v.IP)
+			err = decoders.String(l, &v.IP)
 		default:
 			l.Skip()
 		}
@@ -4154,7 +4154,7 @@ func decodeCorev1HostIP(l *lex.Lexer, v *corev1.HostIP) error {
 	}
 }
 
-func decodeCorev1NodeAllocatableResourceClaimStatus(l *lex.Lexer, v *corev1.NodeAllocatableResourceClaimStatus) error {
+func decodeCorev1NodeAllocatableResourceClaimStatus(l *decoders.Lexer, v *corev1.NodeAllocatableResourceClaimStatus) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -4166,13 +4166,13 @@ func decodeCorev1NodeAllocatableResourceClaimStatus(l *lex.Lexer, v *corev1.Node
 		var err error
 		switch string(key) {
 		case "containers":
-			err = lex.Slice(l, &v.Containers, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Slice(l, &v.Containers, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		case "mapping":
-			err = lex.Slice(l, &v.Mapping, decodeCorev1NodeAllocatableMappedResources)
+			err = decoders.Slice(l, &v.Mapping, decodeCorev1NodeAllocatableMappedResources)
 		case "overhead":
-			err = lex.Slice(l, &v.Overhead, decodeCorev1NodeAllocatableOverheadResources)
+			err = decoders.Slice(l, &v.Overhead, decodeCorev1NodeAllocatableOverheadResources)
 		case "resourceClaimName":
-			err = lex.String(l, &v.ResourceClaimName)
+			err = decoders.String(l, &v.ResourceClaimName)
 		default:
 			l.Skip()
 		}
@@ -4182,7 +4182,7 @@ func decodeCorev1NodeAllocatableResourceClaimStatus(l *lex.Lexer, v *corev1.Node
 	}
 }
 
-func decodeCorev1PodIP(l *lex.Lexer, v *corev1.PodIP) error {
+func decodeCorev1PodIP(l *decoders.Lexer, v *corev1.PodIP) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -4194,7 +4194,7 @@ func decodeCorev1PodIP(l *lex.Lexer, v *corev1.PodIP) error {
 		var err error
 		switch string(key) {
 		case "ip":
-			err = lex.UniqueString(l, &v.IP)
+			err = decoders.UniqueString(l, &v.IP)
 		default:
 			l.Skip()
 		}
@@ -4204,7 +4204,7 @@ func decodeCorev1PodIP(l *lex.Lexer, v *corev1.PodIP) error {
 	}
 }
 
-func decodeCorev1PodResourceClaimStatus(l *lex.Lexer, v *corev1.PodResourceClaimStatus) error {
+func decodeCorev1PodResourceClaimStatus(l *decoders.Lexer, v *corev1.PodResourceClaimStatus) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -4216,9 +4216,9 @@ func decodeCorev1PodResourceClaimStatus(l *lex.Lexer, v *corev1.PodResourceClaim
 		var err error
 		switch string(key) {
 		case "name":
-			err = lex.String(l, &v.Name)
+			err = decoders.String(l, &v.Name)
 		case "resourceClaimName":
-			err = lex.Ptr(l, &v.ResourceClaimName, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.ResourceClaimName, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		default:
 			l.Skip()
 		}
@@ -4228,7 +4228,7 @@ func decodeCorev1PodResourceClaimStatus(l *lex.Lexer, v *corev1.PodResourceClaim
 	}
 }
 
-func decodeCorev1PodVolumeHealth(l *lex.Lexer, v *corev1.PodVolumeHealth) error {
+func decodeCorev1PodVolumeHealth(l *decoders.Lexer, v *corev1.PodVolumeHealth) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -4240,11 +4240,11 @@ func decodeCorev1PodVolumeHealth(l *lex.Lexer, v *corev1.PodVolumeHealth) error 
 		var err error
 		switch string(key) {
 		case "healthConditions":
-			err = lex.Slice(l, &v.HealthConditions, decodeCorev1VolumeHealthCondition)
+			err = decoders.Slice(l, &v.HealthConditions, decodeCorev1VolumeHealthCondition)
 		case "lastTransitionTime":
-			err = lex.Time(l, &v.LastTransitionTime)
+			err = decoders.Time(l, &v.LastTransitionTime)
 		case "name":
-			err = lex.String(l, &v.Name)
+			err = decoders.String(l, &v.Name)
 		default:
 			l.Skip()
 		}
@@ -4254,7 +4254,7 @@ func decodeCorev1PodVolumeHealth(l *lex.Lexer, v *corev1.PodVolumeHealth) error 
 	}
 }
 
-func decodeCorev1ReplicationControllerCondition(l *lex.Lexer, v *corev1.ReplicationControllerCondition) error {
+func decodeCorev1ReplicationControllerCondition(l *decoders.Lexer, v *corev1.ReplicationControllerCondition) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -4266,15 +4266,15 @@ func decodeCorev1ReplicationControllerCondition(l *lex.Lexer, v *corev1.Replicat
 		var err error
 		switch string(key) {
 		case "lastTransitionTime":
-			err = lex.Time(l, &v.LastTransitionTime)
+			err = decoders.Time(l, &v.LastTransitionTime)
 		case "message":
-			err = lex.String(l, &v.Message)
+			err = decoders.String(l, &v.Message)
 		case "reason":
-			err = lex.String(l, &v.Reason)
+			err = decoders.String(l, &v.Reason)
 		case "status":
-			err = lex.String(l, &v.Status)
+			err = decoders.String(l, &v.Status)
 		case "type":
-			err = lex.String(l, &v.Type)
+			err = decoders.String(l, &v.Type)
 		default:
 			l.Skip()
 		}
@@ -4284,7 +4284,7 @@ func decodeCorev1ReplicationControllerCondition(l *lex.Lexer, v *corev1.Replicat
 	}
 }
 
-func decodeCorev1ScopeSelector(l *lex.Lexer, v *corev1.ScopeSelector) error {
+func decodeCorev1ScopeSelector(l *decoders.Lexer, v *corev1.ScopeSelector) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -4296,7 +4296,7 @@ func decodeCorev1ScopeSelector(l *lex.Lexer, v *corev1.ScopeSelector) error {
 		var err error
 		switch string(key) {
 		case "matchExpressions":
-			err = lex.Slice(l, &v.MatchExpressions, decodeCorev1ScopedResourceSelectorRequirement)
+			err = decoders.Slice(l, &v.MatchExpressions, decodeCorev1ScopedResourceSelectorRequirement)
 		default:
 			l.Skip()
 		}
@@ -4306,7 +4306,7 @@ func decodeCorev1ScopeSelector(l *lex.Lexer, v *corev1.ScopeSelector) error {
 	}
 }
 
-func decodeCorev1ServicePort(l *lex.Lexer, v *corev1.ServicePort) error {
+func decodeCorev1ServicePort(l *decoders.Lexer, v *corev1.ServicePort) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -4318,17 +4318,17 @@ func decodeCorev1ServicePort(l *lex.Lexer, v *corev1.ServicePort) error {
 		var err error
 		switch string(key) {
 		case "appProtocol":
-			err = lex.Ptr(l, &v.AppProtocol, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.AppProtocol, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		case "name":
-			err = lex.String(l, &v.Name)
+			err = decoders.String(l, &v.Name)
 		case "nodePort":
-			err = lex.Int(l, &v.NodePort)
+			err = decoders.Int(l, &v.NodePort)
 		case "port":
-			err = lex.Int(l, &v.Port)
+			err = decoders.Int(l, &v.Port)
 		case "protocol":
-			err = lex.String(l, &v.Protocol)
+			err = decoders.String(l, &v.Protocol)
 		case "targetPort":
-			err = lex.IntOrString(l, &v.TargetPort)
+			err = decoders.IntOrString(l, &v.TargetPort)
 		default:
 			l.Skip()
 		}
@@ -4338,7 +4338,7 @@ func decodeCorev1ServicePort(l *lex.Lexer, v *corev1.ServicePort) error {
 	}
 }
 
-func decodeCorev1SessionAffinityConfig(l *lex.Lexer, v *corev1.SessionAffinityConfig) error {
+func decodeCorev1SessionAffinityConfig(l *decoders.Lexer, v *corev1.SessionAffinityConfig) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -4350,7 +4350,7 @@ func decodeCorev1SessionAffinityConfig(l *lex.Lexer, v *corev1.SessionAffinityCo
 		var err error
 		switch string(key) {
 		case "clientIP":
-			err = lex.Ptr(l, &v.ClientIP, decodeCorev1ClientIPConfig)
+			err = decoders.Ptr(l, &v.ClientIP, decodeCorev1ClientIPConfig)
 		default:
 			l.Skip()
 		}
@@ -4360,7 +4360,7 @@ func decodeCorev1SessionAffinityConfig(l *lex.Lexer, v *corev1.SessionAffinityCo
 	}
 }
 
-func decodeCorev1LoadBalancerStatus(l *lex.Lexer, v *corev1.LoadBalancerStatus) error {
+func decodeCorev1LoadBalancerStatus(l *decoders.Lexer, v *corev1.LoadBalancerStatus) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -4372,7 +4372,7 @@ func decodeCorev1LoadBalancerStatus(l *lex.Lexer, v *corev1.LoadBalancerStatus) 
 		var err error
 		switch string(key) {
 		case "ingress":
-			err = lex.Slice(l, &v.Ingress, decodeCorev1LoadBalancerIngress)
+			err = decoders.Slice(l, &v.Ingress, decodeCorev1LoadBalancerIngress)
 		default:
 			l.Skip()
 		}
@@ -4382,7 +4382,7 @@ func decodeCorev1LoadBalancerStatus(l *lex.Lexer, v *corev1.LoadBalancerStatus) 
 	}
 }
 
-func decodeCorev1ConfigMapNodeConfigSource(l *lex.Lexer, v *corev1.ConfigMapNodeConfigSource) error {
+func decodeCorev1ConfigMapNodeConfigSource(l *decoders.Lexer, v *corev1.ConfigMapNodeConfigSource) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -4394,15 +4394,15 @@ func decodeCorev1ConfigMapNodeConfigSource(l *lex.Lexer, v *corev1.ConfigMapNode
 		var err error
 		switch string(key) {
 		case "kubeletConfigKey":
-			err = lex.String(l, &v.KubeletConfigKey)
+			err = decoders.String(l, &v.KubeletConfigKey)
 		case "name":
-			err = lex.String(l, &v.Name)
+			err = decoders.String(l, &v.Name)
 		case "namespace":
-			err = lex.String(l, &v.Namespace)
+			err = decoders.String(l, &v.Namespace)
 		case "resourceVersion":
-			err = lex.String(l, &v.ResourceVersion)
+			err = decoders.String(l, &v.ResourceVersion)
 		case "uid":
-			err = lex.String(l, &v.UID)
+			err = decoders.String(l, &v.UID)
 		default:
 			l.Skip()
 		}
@@ -4412,7 +4412,7 @@ func decodeCorev1ConfigMapNodeConfigSource(l *lex.Lexer, v *corev1.ConfigMapNode
 	}
 }
 
-func decodeCorev1DaemonEndpoint(l *lex.Lexer, v *corev1.DaemonEndpoint) error {
+func decodeCorev1DaemonEndpoint(l *decoders.Lexer, v *corev1.DaemonEndpoint) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -4424,7 +4424,7 @@ func decodeCorev1DaemonEndpoint(l *lex.Lexer, v *corev1.DaemonEndpoint) error {
 		var err error
 		switch string(key) {
 		case "Port":
-			err = lex.Int(l, &v.Port)
+			err = decoders.Int(l, &v.Port)
 		default:
 			l.Skip()
 		}
@@ -4434,7 +4434,7 @@ func decodeCorev1DaemonEndpoint(l *lex.Lexer, v *corev1.DaemonEndpoint) error {
 	}
 }
 
-func decodeCorev1NodeSwapStatus(l *lex.Lexer, v *corev1.NodeSwapStatus) error {
+func decodeCorev1NodeSwapStatus(l *decoders.Lexer, v *corev1.NodeSwapStatus) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -4446,7 +4446,7 @@ func decodeCorev1NodeSwapStatus(l *lex.Lexer, v *corev1.NodeSwapStatus) error {
 		var err error
 		switch string(key) {
 		case "capacity":
-			err = lex.Ptr(l, &v.Capacity, func(l *lex.Lexer, v *int64) error { return lex.Int(l, v) })
+			err = decoders.Ptr(l, &v.Capacity, func(l *decoders.Lexer, v *int64) error { return decoders.Int(l, v) })
 		default:
 			l.Skip()
 		}
@@ -4456,7 +4456,7 @@ func decodeCorev1NodeSwapStatus(l *lex.Lexer, v *corev1.NodeSwapStatus) error {
 	}
 }
 
-func decodeCorev1NodeRuntimeHandlerFeatures(l *lex.Lexer, v *corev1.NodeRuntimeHandlerFeatures) error {
+func decodeCorev1NodeRuntimeHandlerFeatures(l *decoders.Lexer, v *corev1.NodeRuntimeHandlerFeatures) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -4468,9 +4468,9 @@ func decodeCorev1NodeRuntimeHandlerFeatures(l *lex.Lexer, v *corev1.NodeRuntimeH
 		var err error
 		switch string(key) {
 		case "recursiveReadOnlyMounts":
-			err = lex.Ptr(l, &v.RecursiveReadOnlyMounts, func(l *lex.Lexer, v *bool) error { return lex.Bool(l, v) })
+			err = decoders.Ptr(l, &v.RecursiveReadOnlyMounts, func(l *decoders.Lexer, v *bool) error { return decoders.Bool(l, v) })
 		case "userNamespaces":
-			err = lex.Ptr(l, &v.UserNamespaces, func(l *lex.Lexer, v *bool) error { return lex.Bool(l, v) })
+			err = decoders.Ptr(l, &v.UserNamespaces, func(l *decoders.Lexer, v *bool) error { return decoders.Bool(l, v) })
 		default:
 			l.Skip()
 		}
@@ -4480,7 +4480,7 @@ func decodeCorev1NodeRuntimeHandlerFeatures(l *lex.Lexer, v *corev1.NodeRuntimeH
 	}
 }
 
-func decodeCorev1SecretReference(l *lex.Lexer, v *corev1.SecretReference) error {
+func decodeCorev1SecretReference(l *decoders.Lexer, v *corev1.SecretReference) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -4492,9 +4492,9 @@ func decodeCorev1SecretReference(l *lex.Lexer, v *corev1.SecretReference) error 
 		var err error
 		switch string(key) {
 		case "name":
-			err = lex.String(l, &v.Name)
+			err = decoders.String(l, &v.Name)
 		case "namespace":
-			err = lex.String(l, &v.Namespace)
+			err = decoders.String(l, &v.Namespace)
 		default:
 			l.Skip()
 		}
@@ -4504,7 +4504,7 @@ func decodeCorev1SecretReference(l *lex.Lexer, v *corev1.SecretReference) error 
 	}
 }
 
-func decodeCorev1NodeSelector(l *lex.Lexer, v *corev1.NodeSelector) error {
+func decodeCorev1NodeSelector(l *decoders.Lexer, v *corev1.NodeSelector) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -4516,7 +4516,7 @@ func decodeCorev1NodeSelector(l *lex.Lexer, v *corev1.NodeSelector) error {
 		var err error
 		switch string(key) {
 		case "nodeSelectorTerms":
-			err = lex.Slice(l, &v.NodeSelectorTerms, decodeCorev1NodeSelectorTerm)
+			err = decoders.Slice(l, &v.NodeSelectorTerms, decodeCorev1NodeSelectorTerm)
 		default:
 			l.Skip()
 		}
@@ -4526,7 +4526,7 @@ func decodeCorev1NodeSelector(l *lex.Lexer, v *corev1.NodeSelector) error {
 	}
 }
 
-func decodeCorev1VolumeHealthCondition(l *lex.Lexer, v *corev1.VolumeHealthCondition) error {
+func decodeCorev1VolumeHealthCondition(l *decoders.Lexer, v *corev1.VolumeHealthCondition) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -4538,11 +4538,11 @@ func decodeCorev1VolumeHealthCondition(l *lex.Lexer, v *corev1.VolumeHealthCondi
 		var err error
 		switch string(key) {
 		case "message":
-			err = lex.String(l, &v.Message)
+			err = decoders.String(l, &v.Message)
 		case "reason":
-			err = lex.String(l, &v.Reason)
+			err = decoders.String(l, &v.Reason)
 		case "status":
-			err = lex.String(l, &v.Status)
+			err = decoders.String(l, &v.Status)
 		default:
 			l.Skip()
 		}
@@ -4552,7 +4552,7 @@ func decodeCorev1VolumeHealthCondition(l *lex.Lexer, v *corev1.VolumeHealthCondi
 	}
 }
 
-func decodeCorev1NodeAffinity(l *lex.Lexer, v *corev1.NodeAffinity) error {
+func decodeCorev1NodeAffinity(l *decoders.Lexer, v *corev1.NodeAffinity) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -4564,9 +4564,9 @@ func decodeCorev1NodeAffinity(l *lex.Lexer, v *corev1.NodeAffinity) error {
 		var err error
 		switch string(key) {
 		case "preferredDuringSchedulingIgnoredDuringExecution":
-			err = lex.Slice(l, &v.PreferredDuringSchedulingIgnoredDuringExecution, decodeCorev1PreferredSchedulingTerm)
+			err = decoders.Slice(l, &v.PreferredDuringSchedulingIgnoredDuringExecution, decodeCorev1PreferredSchedulingTerm)
 		case "requiredDuringSchedulingIgnoredDuringExecution":
-			err = lex.Ptr(l, &v.RequiredDuringSchedulingIgnoredDuringExecution, decodeCorev1NodeSelector)
+			err = decoders.Ptr(l, &v.RequiredDuringSchedulingIgnoredDuringExecution, decodeCorev1NodeSelector)
 		default:
 			l.Skip()
 		}
@@ -4576,7 +4576,7 @@ func decodeCorev1NodeAffinity(l *lex.Lexer, v *corev1.NodeAffinity) error {
 	}
 }
 
-func decodeCorev1PodAffinity(l *lex.Lexer, v *corev1.PodAffinity) error {
+func decodeCorev1PodAffinity(l *decoders.Lexer, v *corev1.PodAffinity) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -4588,9 +4588,9 @@ func decodeCorev1PodAffinity(l *lex.Lexer, v *corev1.PodAffinity) error {
 		var err error
 		switch string(key) {
 		case "preferredDuringSchedulingIgnoredDuringExecution":
-			err = lex.Slice(l, &v.PreferredDuringSchedulingIgnoredDuringExecution, decodeCorev1WeightedPodAffinityTerm)
+			err = decoders.Slice(l, &v.PreferredDuringSchedulingIgnoredDuringExecution, decodeCorev1WeightedPodAffinityTerm)
 		case "requiredDuringSchedulingIgnoredDuringExecution":
-			err = lex.Slice(l, &v.RequiredDuringSchedulingIgnoredDuringExecution, decodeCorev1PodAffinityTerm)
+			err = decoders.Slice(l, &v.RequiredDuringSchedulingIgnoredDuringExecution, decodeCorev1PodAffinityTerm)
 		default:
 			l.Skip()
 		}
@@ -4600,7 +4600,7 @@ func decodeCorev1PodAffinity(l *lex.Lexer, v *corev1.PodAffinity) error {
 	}
 }
 
-func decodeCorev1PodAntiAffinity(l *lex.Lexer, v *corev1.PodAntiAffinity) error {
+func decodeCorev1PodAntiAffinity(l *decoders.Lexer, v *corev1.PodAntiAffinity) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -4612,9 +4612,9 @@ func decodeCorev1PodAntiAffinity(l *lex.Lexer, v *corev1.PodAntiAffinity) error 
 		var err error
 		switch string(key) {
 		case "preferredDuringSchedulingIgnoredDuringExecution":
-			err = lex.Slice(l, &v.PreferredDuringSchedulingIgnoredDuringExecution, decodeCorev1WeightedPodAffinityTerm)
+			err = decoders.Slice(l, &v.PreferredDuringSchedulingIgnoredDuringExecution, decodeCorev1WeightedPodAffinityTerm)
 		case "requiredDuringSchedulingIgnoredDuringExecution":
-			err = lex.Slice(l, &v.RequiredDuringSchedulingIgnoredDuringExecution, decodeCorev1PodAffinityTerm)
+			err = decoders.Slice(l, &v.RequiredDuringSchedulingIgnoredDuringExecution, decodeCorev1PodAffinityTerm)
 		default:
 			l.Skip()
 		}
@@ -4624,7 +4624,7 @@ func decodeCorev1PodAntiAffinity(l *lex.Lexer, v *corev1.PodAntiAffinity) error 
 	}
 }
 
-func decodeCorev1EnvVar(l *lex.Lexer, v *corev1.EnvVar) error {
+func decodeCorev1EnvVar(l *decoders.Lexer, v *corev1.EnvVar) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -4636,11 +4636,11 @@ func decodeCorev1EnvVar(l *lex.Lexer, v *corev1.EnvVar) error {
 		var err error
 		switch string(key) {
 		case "name":
-			err = lex.String(l, &v.Name)
+			err = decoders.String(l, &v.Name)
 		case "value":
-			err = lex.String(l, &v.Value)
+			err = decoders.String(l, &v.Value)
 		case "valueFrom":
-			err = lex.Ptr(l, &v.ValueFrom, decodeCorev1EnvVarSource)
+			err = decoders.Ptr(l, &v.ValueFrom, decodeCorev1EnvVarSource)
 		default:
 			l.Skip()
 		}
@@ -4650,7 +4650,7 @@ func decodeCorev1EnvVar(l *lex.Lexer, v *corev1.EnvVar) error {
 	}
 }
 
-func decodeCorev1EnvFromSource(l *lex.Lexer, v *corev1.EnvFromSource) error {
+func decodeCorev1EnvFromSource(l *decoders.Lexer, v *corev1.EnvFromSource) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -4662,11 +4662,11 @@ func decodeCorev1EnvFromSource(l *lex.Lexer, v *corev1.EnvFromSource) error {
 		var err error
 		switch string(key) {
 		case "configMapRef":
-			err = lex.Ptr(l, &v.ConfigMapRef, decodeCorev1ConfigMapEnvSource)
+			err = decoders.Ptr(l, &v.ConfigMapRef, decodeCorev1ConfigMapEnvSource)
 		case "prefix":
-			err = lex.String(l, &v.Prefix)
+			err = decoders.String(l, &v.Prefix)
 		case "secretRef":
-			err = lex.Ptr(l, &v.SecretRef, decodeCorev1SecretEnvSource)
+			err = decoders.Ptr(l, &v.SecretRef, decodeCorev1SecretEnvSource)
 		default:
 			l.Skip()
 		}
@@ -4676,7 +4676,7 @@ func decodeCorev1EnvFromSource(l *lex.Lexer, v *corev1.EnvFromSource) error {
 	}
 }
 
-func decodeCorev1Lifecycle(l *lex.Lexer, v *corev1.Lifecycle) error {
+func decodeCorev1Lifecycle(l *decoders.Lexer, v *corev1.Lifecycle) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -4688,11 +4688,11 @@ func decodeCorev1Lifecycle(l *lex.Lexer, v *corev1.Lifecycle) error {
 		var err error
 		switch string(key) {
 		case "postStart":
-			err = lex.Ptr(l, &v.PostStart, decodeCorev1LifecycleHandler)
+			err = decoders.Ptr(l, &v.PostStart, decodeCorev1LifecycleHandler)
 		case "preStop":
-			err = lex.Ptr(l, &v.PreStop, decodeCorev1LifecycleHandler)
+			err = decoders.Ptr(l, &v.PreStop, decodeCorev1LifecycleHandler)
 		case "stopSignal":
-			err = lex.Ptr(l, &v.StopSignal, func(l *lex.Lexer, v *corev1.Signal) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.StopSignal, func(l *decoders.Lexer, v *corev1.Signal) error { return decoders.String(l, v) })
 		default:
 			l.Skip()
 		}
@@ -4702,7 +4702,7 @@ func decodeCorev1Lifecycle(l *lex.Lexer, v *corev1.Lifecycle) error {
 	}
 }
 
-func decodeCorev1Probe(l *lex.Lexer, v *corev1.Probe) error {
+func decodeCorev1Probe(l *decoders.Lexer, v *corev1.Probe) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -4714,25 +4714,25 @@ func decodeCorev1Probe(l *lex.Lexer, v *corev1.Probe) error {
 		var err error
 		switch string(key) {
 		case "exec":
-			err = lex.Ptr(l, &v.ProbeHandler.Exec, decodeCorev1ExecAction)
+			err = decoders.Ptr(l, &v.ProbeHandler.Exec, decodeCorev1ExecAction)
 		case "failureThreshold":
-			err = lex.Int(l, &v.FailureThreshold)
+			err = decoders.Int(l, &v.FailureThreshold)
 		case "grpc":
-			err = lex.Ptr(l, &v.ProbeHandler.GRPC, decodeCorev1GRPCAction)
+			err = decoders.Ptr(l, &v.ProbeHandler.GRPC, decodeCorev1GRPCAction)
 		case "httpGet":
-			err = lex.Ptr(l, &v.ProbeHandler.HTTPGet, decodeCorev1HTTPGetAction)
+			err = decoders.Ptr(l, &v.ProbeHandler.HTTPGet, decodeCorev1HTTPGetAction)
 		case "initialDelaySeconds":
-			err = lex.Int(l, &v.InitialDelaySeconds)
+			err = decoders.Int(l, &v.InitialDelaySeconds)
 		case "periodSeconds":
-			err = lex.Int(l, &v.PeriodSeconds)
+			err = decoders.Int(l, &v.PeriodSeconds)
 		case "successThreshold":
-			err = lex.Int(l, &v.SuccessThreshold)
+			err = decoders.Int(l, &v.SuccessThreshold)
 		case "tcpSocket":
-			err = lex.Ptr(l, &v.ProbeHandler.TCPSocket, decodeCorev1TCPSocketAction)
+			err = decoders.Ptr(l, &v.ProbeHandler.TCPSocket, decodeCorev1TCPSocketAction)
 		case "terminationGracePeriodSeconds":
-			err = lex.Ptr(l, &v.TerminationGracePeriodSeconds, func(l *lex.Lexer, v *int64) error { return lex.Int(l, v) })
+			err = decoders.Ptr(l, &v.TerminationGracePeriodSeconds, func(l *decoders.Lexer, v *int64) error { return decoders.Int(l, v) })
 		case "timeoutSeconds":
-			err = lex.Int(l, &v.TimeoutSeconds)
+			err = decoders.Int(l, &v.TimeoutSeconds)
 		default:
 			l.Skip()
 		}
@@ -4742,7 +4742,7 @@ func decodeCorev1Probe(l *lex.Lexer, v *corev1.Probe) error {
 	}
 }
 
-func decodeCorev1ContainerPort(l *lex.Lexer, v *corev1.ContainerPort) error {
+func decodeCorev1ContainerPort(l *decoders.Lexer, v *corev1.ContainerPort) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -4754,15 +4754,15 @@ func decodeCorev1ContainerPort(l *lex.Lexer, v *corev1.ContainerPort) error {
 		var err error
 		switch string(key) {
 		case "containerPort":
-			err = lex.Int(l, &v.ContainerPort)
+			err = decoders.Int(l, &v.ContainerPort)
 		case "hostIP":
-			err = lex.String(l, &v.HostIP)
+			err = decoders.String(l, &v.HostIP)
 		case "hostPort":
-			err = lex.Int(l, &v.HostPort)
+			err = decoders.Int(l, &v.HostPort)
 		case "name":
-			err = lex.String(l, &v.Name)
+			err = decoders.String(l, &v.Name)
 		case "protocol":
-			err = lex.String(l, &v.Protocol)
+			err = decoders.String(l, &v.Protocol)
 		default:
 			l.Skip()
 		}
@@ -4772,7 +4772,7 @@ func decodeCorev1ContainerPort(l *lex.Lexer, v *corev1.ContainerPort) error {
 	}
 }
 
-func decodeCorev1ContainerResizePolicy(l *lex.Lexer, v *corev1.ContainerResizePolicy) error {
+func decodeCorev1ContainerResizePolicy(l *decoders.Lexer, v *corev1.ContainerResizePolicy) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -4784,9 +4784,9 @@ func decodeCorev1ContainerResizePolicy(l *lex.Lexer, v *corev1.ContainerResizePo
 		var err error
 		switch string(key) {
 		case "resourceName":
-			err = lex.String(l, &v.ResourceName)
+			err = decoders.String(l, &v.ResourceName)
 		case "restartPolicy":
-			err = lex.String(l, &v.RestartPolicy)
+			err = decoders.String(l, &v.RestartPolicy)
 		default:
 			l.Skip()
 		}
@@ -4796,7 +4796,7 @@ func decodeCorev1ContainerResizePolicy(l *lex.Lexer, v *corev1.ContainerResizePo
 	}
 }
 
-func decodeCorev1ContainerRestartRule(l *lex.Lexer, v *corev1.ContainerRestartRule) error {
+func decodeCorev1ContainerRestartRule(l *decoders.Lexer, v *corev1.ContainerRestartRule) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -4808,9 +4808,9 @@ func decodeCorev1ContainerRestartRule(l *lex.Lexer, v *corev1.ContainerRestartRu
 		var err error
 		switch string(key) {
 		case "action":
-			err = lex.String(l, &v.Action)
+			err = decoders.String(l, &v.Action)
 		case "exitCodes":
-			err = lex.Ptr(l, &v.ExitCodes, decodeCorev1ContainerRestartRuleOnExitCodes)
+			err = decoders.Ptr(l, &v.ExitCodes, decodeCorev1ContainerRestartRuleOnExitCodes)
 		default:
 			l.Skip()
 		}
@@ -4820,7 +4820,7 @@ func decodeCorev1ContainerRestartRule(l *lex.Lexer, v *corev1.ContainerRestartRu
 	}
 }
 
-func decodeCorev1SecurityContext(l *lex.Lexer, v *corev1.SecurityContext) error {
+func decodeCorev1SecurityContext(l *decoders.Lexer, v *corev1.SecurityContext) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -4832,29 +4832,29 @@ func decodeCorev1SecurityContext(l *lex.Lexer, v *corev1.SecurityContext) error 
 		var err error
 		switch string(key) {
 		case "allowPrivilegeEscalation":
-			err = lex.Ptr(l, &v.AllowPrivilegeEscalation, func(l *lex.Lexer, v *bool) error { return lex.Bool(l, v) })
+			err = decoders.Ptr(l, &v.AllowPrivilegeEscalation, func(l *decoders.Lexer, v *bool) error { return decoders.Bool(l, v) })
 		case "appArmorProfile":
-			err = lex.Ptr(l, &v.AppArmorProfile, decodeCorev1AppArmorProfile)
+			err = decoders.Ptr(l, &v.AppArmorProfile, decodeCorev1AppArmorProfile)
 		case "capabilities":
-			err = lex.Ptr(l, &v.Capabilities, decodeCorev1Capabilities)
+			err = decoders.Ptr(l, &v.Capabilities, decodeCorev1Capabilities)
 		case "privileged":
-			err = lex.Ptr(l, &v.Privileged, func(l *lex.Lexer, v *bool) error { return lex.Bool(l, v) })
+			err = decoders.Ptr(l, &v.Privileged, func(l *decoders.Lexer, v *bool) error { return decoders.Bool(l, v) })
 		case "procMount":
-			err = lex.Ptr(l, &v.ProcMount, func(l *lex.Lexer, v *corev1.ProcMountType) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.ProcMount, func(l *decoders.Lexer, v *corev1.ProcMountType) error { return decoders.String(l, v) })
 		case "readOnlyRootFilesystem":
-			err = lex.Ptr(l, &v.ReadOnlyRootFilesystem, func(l *lex.Lexer, v *bool) error { return lex.Bool(l, v) })
+			err = decoders.Ptr(l, &v.ReadOnlyRootFilesystem, func(l *decoders.Lexer, v *bool) error { return decoders.Bool(l, v) })
 		case "runAsGroup":
-			err = lex.Ptr(l, &v.RunAsGroup, func(l *lex.Lexer, v *int64) error { return lex.Int(l, v) })
+			err = decoders.Ptr(l, &v.RunAsGroup, func(l *decoders.Lexer, v *int64) error { return decoders.Int(l, v) })
 		case "runAsNonRoot":
-			err = lex.Ptr(l, &v.RunAsNonRoot, func(l *lex.Lexer, v *bool) error { return lex.Bool(l, v) })
+			err = decoders.Ptr(l, &v.RunAsNonRoot, func(l *decoders.Lexer, v *bool) error { return decoders.Bool(l, v) })
 		case "runAsUser":
-			err = lex.Ptr(l, &v.RunAsUser, func(l *lex.Lexer, v *int64) error { return lex.Int(l, v) })
+			err = decoders.Ptr(l, &v.RunAsUser, func(l *decoders.Lexer, v *int64) error { return decoders.Int(l, v) })
 		case "seLinuxOptions":
-			err = lex.Ptr(l, &v.SELinuxOptions, decodeCorev1SELinuxOptions)
+			err = decoders.Ptr(l, &v.SELinuxOptions, decodeCorev1SELinuxOptions)
 		case "seccompProfile":
-			err = lex.Ptr(l, &v.SeccompProfile, decodeCorev1SeccompProfile)
+			err = decoders.Ptr(l, &v.SeccompProfile, decodeCorev1SeccompProfile)
 		case "windowsOptions":
-			err = lex.Ptr(l, &v.WindowsOptions, decodeCorev1WindowsSecurityContextOptions)
+			err = decoders.Ptr(l, &v.WindowsOptions, decodeCorev1WindowsSecurityContextOptions)
 		default:
 			l.Skip()
 		}
@@ -4864,7 +4864,7 @@ func decodeCorev1SecurityContext(l *lex.Lexer, v *corev1.SecurityContext) error 
 	}
 }
 
-func decodeCorev1VolumeDevice(l *lex.Lexer, v *corev1.VolumeDevice) error {
+func decodeCorev1VolumeDevice(l *decoders.Lexer, v *corev1.VolumeDevice) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -4876,9 +4876,9 @@ func decodeCorev1VolumeDevice(l *lex.Lexer, v *corev1.VolumeDevice) error {
 		var err error
 		switch string(key) {
 		case "devicePath":
-			err = lex.String(l, &v.DevicePath)
+			err = decoders.String(l, &v.DevicePath)
 		case "name":
-			err = lex.String(l, &v.Name)
+			err = decoders.String(l, &v.Name)
 		default:
 			l.Skip()
 		}
@@ -4888,7 +4888,7 @@ func decodeCorev1VolumeDevice(l *lex.Lexer, v *corev1.VolumeDevice) error {
 	}
 }
 
-func decodeCorev1VolumeMount(l *lex.Lexer, v *corev1.VolumeMount) error {
+func decodeCorev1VolumeMount(l *decoders.Lexer, v *corev1.VolumeMount) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -4900,21 +4900,21 @@ func decodeCorev1VolumeMount(l *lex.Lexer, v *corev1.VolumeMount) error {
 		var err error
 		switch string(key) {
 		case "bindMountOptions":
-			err = lex.Slice(l, &v.BindMountOptions, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Slice(l, &v.BindMountOptions, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		case "mountPath":
-			err = lex.String(l, &v.MountPath)
+			err = decoders.String(l, &v.MountPath)
 		case "mountPropagation":
-			err = lex.Ptr(l, &v.MountPropagation, func(l *lex.Lexer, v *corev1.MountPropagationMode) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.MountPropagation, func(l *decoders.Lexer, v *corev1.MountPropagationMode) error { return decoders.String(l, v) })
 		case "name":
-			err = lex.String(l, &v.Name)
+			err = decoders.String(l, &v.Name)
 		case "readOnly":
-			err = lex.Bool(l, &v.ReadOnly)
+			err = decoders.Bool(l, &v.ReadOnly)
 		case "recursiveReadOnly":
-			err = lex.Ptr(l, &v.RecursiveReadOnly, func(l *lex.Lexer, v *corev1.RecursiveReadOnlyMode) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.RecursiveReadOnly, func(l *decoders.Lexer, v *corev1.RecursiveReadOnlyMode) error { return decoders.String(l, v) })
 		case "subPath":
-			err = lex.String(l, &v.SubPath)
+			err = decoders.String(l, &v.SubPath)
 		case "subPathExpr":
-			err = lex.String(l, &v.SubPathExpr)
+			err = decoders.String(l, &v.SubPathExpr)
 		default:
 			l.Skip()
 		}
@@ -4924,7 +4924,7 @@ func decodeCorev1VolumeMount(l *lex.Lexer, v *corev1.VolumeMount) error {
 	}
 }
 
-func decodeCorev1PodDNSConfigOption(l *lex.Lexer, v *corev1.PodDNSConfigOption) error {
+func decodeCorev1PodDNSConfigOption(l *decoders.Lexer, v *corev1.PodDNSConfigOption) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -4936,9 +4936,9 @@ func decodeCorev1PodDNSConfigOption(l *lex.Lexer, v *corev1.PodDNSConfigOption) 
 		var err error
 		switch string(key) {
 		case "name":
-			err = lex.String(l, &v.Name)
+			err = decoders.String(l, &v.Name)
 		case "value":
-			err = lex.Ptr(l, &v.Value, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.Value, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		default:
 			l.Skip()
 		}
@@ -4948,7 +4948,7 @@ func decodeCorev1PodDNSConfigOption(l *lex.Lexer, v *corev1.PodDNSConfigOption) 
 	}
 }
 
-func decodeCorev1ResourceClaim(l *lex.Lexer, v *corev1.ResourceClaim) error {
+func decodeCorev1ResourceClaim(l *decoders.Lexer, v *corev1.ResourceClaim) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -4960,9 +4960,9 @@ func decodeCorev1ResourceClaim(l *lex.Lexer, v *corev1.ResourceClaim) error {
 		var err error
 		switch string(key) {
 		case "name":
-			err = lex.String(l, &v.Name)
+			err = decoders.String(l, &v.Name)
 		case "request":
-			err = lex.String(l, &v.Request)
+			err = decoders.String(l, &v.Request)
 		default:
 			l.Skip()
 		}
@@ -4972,7 +4972,7 @@ func decodeCorev1ResourceClaim(l *lex.Lexer, v *corev1.ResourceClaim) error {
 	}
 }
 
-func decodeCorev1AppArmorProfile(l *lex.Lexer, v *corev1.AppArmorProfile) error {
+func decodeCorev1AppArmorProfile(l *decoders.Lexer, v *corev1.AppArmorProfile) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -4984,9 +4984,9 @@ func decodeCorev1AppArmorProfile(l *lex.Lexer, v *corev1.AppArmorProfile) error 
 		var err error
 		switch string(key) {
 		case "localhostProfile":
-			err = lex.Ptr(l, &v.LocalhostProfile, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.LocalhostProfile, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		case "type":
-			err = lex.String(l, &v.Type)
+			err = decoders.String(l, &v.Type)
 		default:
 			l.Skip()
 		}
@@ -4996,7 +4996,7 @@ func decodeCorev1AppArmorProfile(l *lex.Lexer, v *corev1.AppArmorProfile) error 
 	}
 }
 
-func decodeCorev1SELinuxOptions(l *lex.Lexer, v *corev1.SELinuxOptions) error {
+func decodeCorev1SELinuxOptions(l *decoders.Lexer, v *corev1.SELinuxOptions) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -5008,13 +5008,13 @@ func decodeCorev1SELinuxOptions(l *lex.Lexer, v *corev1.SELinuxOptions) error {
 		var err error
 		switch string(key) {
 		case "level":
-			err = lex.String(l, &v.Level)
+			err = decoders.String(l, &v.Level)
 		case "role":
-			err = lex.String(l, &v.Role)
+			err = decoders.String(l, &v.Role)
 		case "type":
-			err = lex.String(l, &v.Type)
+			err = decoders.String(l, &v.Type)
 		case "user":
-			err = lex.String(l, &v.User)
+			err = decoders.String(l, &v.User)
 		default:
 			l.Skip()
 		}
@@ -5024,7 +5024,7 @@ func decodeCorev1SELinuxOptions(l *lex.Lexer, v *corev1.SELinuxOptions) error {
 	}
 }
 
-func decodeCorev1SeccompProfile(l *lex.Lexer, v *corev1.SeccompProfile) error {
+func decodeCorev1SeccompProfile(l *decoders.Lexer, v *corev1.SeccompProfile) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -5036,9 +5036,9 @@ func decodeCorev1SeccompProfile(l *lex.Lexer, v *corev1.SeccompProfile) error {
 		var err error
 		switch string(key) {
 		case "localhostProfile":
-			err = lex.Ptr(l, &v.LocalhostProfile, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.LocalhostProfile, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		case "type":
-			err = lex.String(l, &v.Type)
+			err = decoders.String(l, &v.Type)
 		default:
 			l.Skip()
 		}
@@ -5048,7 +5048,7 @@ func decodeCorev1SeccompProfile(l *lex.Lexer, v *corev1.SeccompProfile) error {
 	}
 }
 
-func decodeCorev1Sysctl(l *lex.Lexer, v *corev1.Sysctl) error {
+func decodeCorev1Sysctl(l *decoders.Lexer, v *corev1.Sysctl) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -5060,9 +5060,9 @@ func decodeCorev1Sysctl(l *lex.Lexer, v *corev1.Sysctl) error {
 		var err error
 		switch string(key) {
 		case "name":
-			err = lex.String(l, &v.Name)
+			err = decoders.String(l, &v.Name)
 		case "value":
-			err = lex.String(l, &v.Value)
+			err = decoders.String(l, &v.Value)
 		default:
 			l.Skip()
 		}
@@ -5072,7 +5072,7 @@ func decodeCorev1Sysctl(l *lex.Lexer, v *corev1.Sysctl) error {
 	}
 }
 
-func decodeCorev1WindowsSecurityContextOptions(l *lex.Lexer, v *corev1.WindowsSecurityContextOptions) error {
+func decodeCorev1WindowsSecurityContextOptions(l *decoders.Lexer, v *corev1.WindowsSecurityContextOptions) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -5084,13 +5084,13 @@ func decodeCorev1WindowsSecurityContextOptions(l *lex.Lexer, v *corev1.WindowsSe
 		var err error
 		switch string(key) {
 		case "gmsaCredentialSpec":
-			err = lex.Ptr(l, &v.GMSACredentialSpec, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.GMSACredentialSpec, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		case "gmsaCredentialSpecName":
-			err = lex.Ptr(l, &v.GMSACredentialSpecName, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.GMSACredentialSpecName, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		case "hostProcess":
-			err = lex.Ptr(l, &v.HostProcess, func(l *lex.Lexer, v *bool) error { return lex.Bool(l, v) })
+			err = decoders.Ptr(l, &v.HostProcess, func(l *decoders.Lexer, v *bool) error { return decoders.Bool(l, v) })
 		case "runAsUserName":
-			err = lex.Ptr(l, &v.RunAsUserName, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.RunAsUserName, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		default:
 			l.Skip()
 		}
@@ -5100,7 +5100,7 @@ func decodeCorev1WindowsSecurityContextOptions(l *lex.Lexer, v *corev1.WindowsSe
 	}
 }
 
-func decodeCorev1AzureFileVolumeSource(l *lex.Lexer, v *corev1.AzureFileVolumeSource) error {
+func decodeCorev1AzureFileVolumeSource(l *decoders.Lexer, v *corev1.AzureFileVolumeSource) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -5112,11 +5112,11 @@ func decodeCorev1AzureFileVolumeSource(l *lex.Lexer, v *corev1.AzureFileVolumeSo
 		var err error
 		switch string(key) {
 		case "readOnly":
-			err = lex.Bool(l, &v.ReadOnly)
+			err = decoders.Bool(l, &v.ReadOnly)
 		case "secretName":
-			err = lex.String(l, &v.SecretName)
+			err = decoders.String(l, &v.SecretName)
 		case "shareName":
-			err = lex.String(l, &v.ShareName)
+			err = decoders.String(l, &v.ShareName)
 		default:
 			l.Skip()
 		}
@@ -5126,7 +5126,7 @@ func decodeCorev1AzureFileVolumeSource(l *lex.Lexer, v *corev1.AzureFileVolumeSo
 	}
 }
 
-func decodeCorev1CephFSVolumeSource(l *lex.Lexer, v *corev1.CephFSVolumeSource) error {
+func decodeCorev1CephFSVolumeSource(l *decoders.Lexer, v *corev1.CephFSVolumeSource) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -5138,17 +5138,17 @@ func decodeCorev1CephFSVolumeSource(l *lex.Lexer, v *corev1.CephFSVolumeSource) 
 		var err error
 		switch string(key) {
 		case "monitors":
-			err = lex.Slice(l, &v.Monitors, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Slice(l, &v.Monitors, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		case "path":
-			err = lex.String(l, &v.Path)
+			err = decoders.String(l, &v.Path)
 		case "readOnly":
-			err = lex.Bool(l, &v.ReadOnly)
+			err = decoders.Bool(l, &v.ReadOnly)
 		case "secretFile":
-			err = lex.String(l, &v.SecretFile)
+			err = decoders.String(l, &v.SecretFile)
 		case "secretRef":
-			err = lex.Ptr(l, &v.SecretRef, decodeCorev1LocalObjectReference)
+			err = decoders.Ptr(l, &v.SecretRef, decodeCorev1LocalObjectReference)
 		case "user":
-			err = lex.String(l, &v.User)
+			err = decoders.String(l, &v.User)
 		default:
 			l.Skip()
 		}
@@ -5158,7 +5158,7 @@ func decodeCorev1CephFSVolumeSource(l *lex.Lexer, v *corev1.CephFSVolumeSource) 
 	}
 }
 
-func decodeCorev1CinderVolumeSource(l *lex.Lexer, v *corev1.CinderVolumeSource) error {
+func decodeCorev1CinderVolumeSource(l *decoders.Lexer, v *corev1.CinderVolumeSource) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -5170,13 +5170,13 @@ func decodeCorev1CinderVolumeSource(l *lex.Lexer, v *corev1.CinderVolumeSource) 
 		var err error
 		switch string(key) {
 		case "fsType":
-			err = lex.String(l, &v.FSType)
+			err = decoders.String(l, &v.FSType)
 		case "readOnly":
-			err = lex.Bool(l, &v.ReadOnly)
+			err = decoders.Bool(l, &v.ReadOnly)
 		case "secretRef":
-			err = lex.Ptr(l, &v.SecretRef, decodeCorev1LocalObjectReference)
+			err = decoders.Ptr(l, &v.SecretRef, decodeCorev1LocalObjectReference)
 		case "volumeID":
-			err = lex.String(l, &v.VolumeID)
+			err = decoders.String(l, &v.VolumeID)
 		default:
 			l.Skip()
 		}
@@ -5186,7 +5186,7 @@ func decodeCorev1CinderVolumeSource(l *lex.Lexer, v *corev1.CinderVolumeSource) 
 	}
 }
 
-func decodeCorev1ConfigMapVolumeSource(l *lex.Lexer, v *corev1.ConfigMapVolumeSource) error {
+func decodeCorev1ConfigMapVolumeSource(l *decoders.Lexer, v *corev1.ConfigMapVolumeSource) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -5198,15 +5198,15 @@ func decodeCorev1ConfigMapVolumeSource(l *lex.Lexer, v *corev1.ConfigMapVolumeSo
 		var err error
 		switch string(key) {
 		case "defaultMode":
-			err = lex.Ptr(l, &v.DefaultMode, func(l *lex.Lexer, v *int32) error { return lex.Int(l, v) })
+			err = decoders.Ptr(l, &v.DefaultMode, func(l *decoders.Lexer, v *int32) error { return decoders.Int(l, v) })
 		case "defaultUser":
-			err = lex.Ptr(l, &v.DefaultUser, func(l *lex.Lexer, v *int64) error { return lex.Int(l, v) })
+			err = decoders.Ptr(l, &v.DefaultUser, func(l *decoders.Lexer, v *int64) error { return decoders.Int(l, v) })
 		case "items":
-			err = lex.Slice(l, &v.Items, decodeCorev1KeyToPath)
+			err = decoders.Slice(l, &v.Items, decodeCorev1KeyToPath)
 		case "name":
-			err = lex.String(l, &v.LocalObjectReference.Name)
+			err = decoders.String(l, &v.LocalObjectReference.Name)
 		case "optional":
-			err = lex.Ptr(l, &v.Optional, func(l *lex.Lexer, v *bool) error { return lex.Bool(l, v) })
+			err = decoders.Ptr(l, &v.Optional, func(l *decoders.Lexer, v *bool) error { return decoders.Bool(l, v) })
 		default:
 			l.Skip()
 		}
@@ -5216,7 +5216,7 @@ func decodeCorev1ConfigMapVolumeSource(l *lex.Lexer, v *corev1.ConfigMapVolumeSo
 	}
 }
 
-func decodeCorev1CSIVolumeSource(l *lex.Lexer, v *corev1.CSIVolumeSource) error {
+func decodeCorev1CSIVolumeSource(l *decoders.Lexer, v *corev1.CSIVolumeSource) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -5228,15 +5228,15 @@ func decodeCorev1CSIVolumeSource(l *lex.Lexer, v *corev1.CSIVolumeSource) error 
 		var err error
 		switch string(key) {
 		case "driver":
-			err = lex.String(l, &v.Driver)
+			err = decoders.String(l, &v.Driver)
 		case "fsType":
-			err = lex.Ptr(l, &v.FSType, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.FSType, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		case "nodePublishSecretRef":
-			err = lex.Ptr(l, &v.NodePublishSecretRef, decodeCorev1LocalObjectReference)
+			err = decoders.Ptr(l, &v.NodePublishSecretRef, decodeCorev1LocalObjectReference)
 		case "readOnly":
-			err = lex.Ptr(l, &v.ReadOnly, func(l *lex.Lexer, v *bool) error { return lex.Bool(l, v) })
+			err = decoders.Ptr(l, &v.ReadOnly, func(l *decoders.Lexer, v *bool) error { return decoders.Bool(l, v) })
 		case "volumeAttributes":
-			err = lex.StringMap(l, &v.VolumeAttributes)
+			err = decoders.StringMap(l, &v.VolumeAttributes)
 		default:
 			l.Skip()
 		}
@@ -5246,7 +5246,7 @@ func decodeCorev1CSIVolumeSource(l *lex.Lexer, v *corev1.CSIVolumeSource) error 
 	}
 }
 
-func decodeCorev1DownwardAPIVolumeSource(l *lex.Lexer, v *corev1.DownwardAPIVolumeSource) error {
+func decodeCorev1DownwardAPIVolumeSource(l *decoders.Lexer, v *corev1.DownwardAPIVolumeSource) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -5258,11 +5258,11 @@ func decodeCorev1DownwardAPIVolumeSource(l *lex.Lexer, v *corev1.DownwardAPIVolu
 		var err error
 		switch string(key) {
 		case "defaultMode":
-			err = lex.Ptr(l, &v.DefaultMode, func(l *lex.Lexer, v *int32) error { return lex.Int(l, v) })
+			err = decoders.Ptr(l, &v.DefaultMode, func(l *decoders.Lexer, v *int32) error { return decoders.Int(l, v) })
 		case "defaultUser":
-			err = lex.Ptr(l, &v.DefaultUser, func(l *lex.Lexer, v *int64) error { return lex.Int(l, v) })
+			err = decoders.Ptr(l, &v.DefaultUser, func(l *decoders.Lexer, v *int64) error { return decoders.Int(l, v) })
 		case "items":
-			err = lex.Slice(l, &v.Items, decodeCorev1DownwardAPIVolumeFile)
+			err = decoders.Slice(l, &v.Items, decodeCorev1DownwardAPIVolumeFile)
 		default:
 			l.Skip()
 		}
@@ -5272,7 +5272,7 @@ func decodeCorev1DownwardAPIVolumeSource(l *lex.Lexer, v *corev1.DownwardAPIVolu
 	}
 }
 
-func decodeCorev1EmptyDirVolumeSource(l *lex.Lexer, v *corev1.EmptyDirVolumeSource) error {
+func decodeCorev1EmptyDirVolumeSource(l *decoders.Lexer, v *corev1.EmptyDirVolumeSource) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -5284,11 +5284,11 @@ func decodeCorev1EmptyDirVolumeSource(l *lex.Lexer, v *corev1.EmptyDirVolumeSour
 		var err error
 		switch string(key) {
 		case "medium":
-			err = lex.String(l, &v.Medium)
+			err = decoders.String(l, &v.Medium)
 		case "mode":
-			err = lex.Ptr(l, &v.Mode, func(l *lex.Lexer, v *int32) error { return lex.Int(l, v) })
+			err = decoders.Ptr(l, &v.Mode, func(l *decoders.Lexer, v *int32) error { return decoders.Int(l, v) })
 		case "sizeLimit":
-			err = lex.Ptr(l, &v.SizeLimit, lex.Quantity)
+			err = decoders.Ptr(l, &v.SizeLimit, decoders.Quantity)
 		default:
 			l.Skip()
 		}
@@ -5298,7 +5298,7 @@ func decodeCorev1EmptyDirVolumeSource(l *lex.Lexer, v *corev1.EmptyDirVolumeSour
 	}
 }
 
-func decodeCorev1EphemeralVolumeSource(l *lex.Lexer, v *corev1.EphemeralVolumeSource) error {
+func decodeCorev1EphemeralVolumeSource(l *decoders.Lexer, v *corev1.EphemeralVolumeSource) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -5310,7 +5310,7 @@ func decodeCorev1EphemeralVolumeSource(l *lex.Lexer, v *corev1.EphemeralVolumeSo
 		var err error
 		switch string(key) {
 		case "volumeClaimTemplate":
-			err = lex.Ptr(l, &v.VolumeClaimTemplate, decodeCorev1PersistentVolumeClaimTemplate)
+			err = decoders.Ptr(l, &v.VolumeClaimTemplate, decodeCorev1PersistentVolumeClaimTemplate)
 		default:
 			l.Skip()
 		}
@@ -5320,7 +5320,7 @@ func decodeCorev1EphemeralVolumeSource(l *lex.Lexer, v *corev1.EphemeralVolumeSo
 	}
 }
 
-func decodeCorev1FlexVolumeSource(l *lex.Lexer, v *corev1.FlexVolumeSource) error {
+func decodeCorev1FlexVolumeSource(l *decoders.Lexer, v *corev1.FlexVolumeSource) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -5332,15 +5332,15 @@ func decodeCorev1FlexVolumeSource(l *lex.Lexer, v *corev1.FlexVolumeSource) erro
 		var err error
 		switch string(key) {
 		case "driver":
-			err = lex.String(l, &v.Driver)
+			err = decoders.String(l, &v.Driver)
 		case "fsType":
-			err = lex.String(l, &v.FSType)
+			err = decoders.String(l, &v.FSType)
 		case "options":
-			err = lex.StringMap(l, &v.Options)
+			err = decoders.StringMap(l, &v.Options)
 		case "readOnly":
-			err = lex.Bool(l, &v.ReadOnly)
+			err = decoders.Bool(l, &v.ReadOnly)
 		case "secretRef":
-			err = lex.Ptr(l, &v.SecretRef, decodeCorev1LocalObjectReference)
+			err = decoders.Ptr(l, &v.SecretRef, decodeCorev1LocalObjectReference)
 		default:
 			l.Skip()
 		}
@@ -5350,7 +5350,7 @@ func decodeCorev1FlexVolumeSource(l *lex.Lexer, v *corev1.FlexVolumeSource) erro
 	}
 }
 
-func decodeCorev1GitRepoVolumeSource(l *lex.Lexer, v *corev1.GitRepoVolumeSource) error {
+func decodeCorev1GitRepoVolumeSource(l *decoders.Lexer, v *corev1.GitRepoVolumeSource) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -5362,11 +5362,11 @@ func decodeCorev1GitRepoVolumeSource(l *lex.Lexer, v *corev1.GitRepoVolumeSource
 		var err error
 		switch string(key) {
 		case "directory":
-			err = lex.String(l, &v.Directory)
+			err = decoders.String(l, &v.Directory)
 		case "repository":
-			err = lex.String(l, &v.Repository)
+			err = decoders.String(l, &v.Repository)
 		case "revision":
-			err = lex.String(l, &v.Revision)
+			err = decoders.String(l, &v.Revision)
 		default:
 			l.Skip()
 		}
@@ -5376,7 +5376,7 @@ func decodeCorev1GitRepoVolumeSource(l *lex.Lexer, v *corev1.GitRepoVolumeSource
 	}
 }
 
-func decodeCorev1GlusterfsVolumeSource(l *lex.Lexer, v *corev1.GlusterfsVolumeSource) error {
+func decodeCorev1GlusterfsVolumeSource(l *decoders.Lexer, v *corev1.GlusterfsVolumeSource) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -5388,11 +5388,11 @@ func decodeCorev1GlusterfsVolumeSource(l *lex.Lexer, v *corev1.GlusterfsVolumeSo
 		var err error
 		switch string(key) {
 		case "endpoints":
-			err = lex.String(l, &v.EndpointsName)
+			err = decoders.String(l, &v.EndpointsName)
 		case "path":
-			err = lex.String(l, &v.Path)
+			err = decoders.String(l, &v.Path)
 		case "readOnly":
-			err = lex.Bool(l, &v.ReadOnly)
+			err = decoders.Bool(l, &v.ReadOnly)
 		default:
 			l.Skip()
 		}
@@ -5402,7 +5402,7 @@ func decodeCorev1GlusterfsVolumeSource(l *lex.Lexer, v *corev1.GlusterfsVolumeSo
 	}
 }
 
-func decodeCorev1ImageVolumeSource(l *lex.Lexer, v *corev1.ImageVolumeSource) error {
+func decodeCorev1ImageVolumeSource(l *decoders.Lexer, v *corev1.ImageVolumeSource) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -5414,9 +5414,9 @@ func decodeCorev1ImageVolumeSource(l *lex.Lexer, v *corev1.ImageVolumeSource) er
 		var err error
 		switch string(key) {
 		case "pullPolicy":
-			err = lex.String(l, &v.PullPolicy)
+			err = decoders.String(l, &v.PullPolicy)
 		case "reference":
-			err = lex.String(l, &v.Reference)
+			err = decoders.String(l, &v.Reference)
 		default:
 			l.Skip()
 		}
@@ -5426,7 +5426,7 @@ func decodeCorev1ImageVolumeSource(l *lex.Lexer, v *corev1.ImageVolumeSource) er
 	}
 }
 
-func decodeCorev1ISCSIVolumeSource(l *lex.Lexer, v *corev1.ISCSIVolumeSource) error {
+func decodeCorev1ISCSIVolumeSource(l *decoders.Lexer, v *corev1.ISCSIVolumeSource) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -5438,27 +5438,27 @@ func decodeCorev1ISCSIVolumeSource(l *lex.Lexer, v *corev1.ISCSIVolumeSource) er
 		var err error
 		switch string(key) {
 		case "chapAuthDiscovery":
-			err = lex.Bool(l, &v.DiscoveryCHAPAuth)
+			err = decoders.Bool(l, &v.DiscoveryCHAPAuth)
 		case "chapAuthSession":
-			err = lex.Bool(l, &v.SessionCHAPAuth)
+			err = decoders.Bool(l, &v.SessionCHAPAuth)
 		case "fsType":
-			err = lex.String(l, &v.FSType)
+			err = decoders.String(l, &v.FSType)
 		case "initiatorName":
-			err = lex.Ptr(l, &v.InitiatorName, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.InitiatorName, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		case "iqn":
-			err = lex.String(l, &v.IQN)
+			err = decoders.String(l, &v.IQN)
 		case "iscsiInterface":
-			err = lex.String(l, &v.ISCSIInterface)
+			err = decoders.String(l, &v.ISCSIInterface)
 		case "lun":
-			err = lex.Int(l, &v.Lun)
+			err = decoders.Int(l, &v.Lun)
 		case "portals":
-			err = lex.Slice(l, &v.Portals, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Slice(l, &v.Portals, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		case "readOnly":
-			err = lex.Bool(l, &v.ReadOnly)
+			err = decoders.Bool(l, &v.ReadOnly)
 		case "secretRef":
-			err = lex.Ptr(l, &v.SecretRef, decodeCorev1LocalObjectReference)
+			err = decoders.Ptr(l, &v.SecretRef, decodeCorev1LocalObjectReference)
 		case "targetPortal":
-			err = lex.String(l, &v.TargetPortal)
+			err = decoders.String(l, &v.TargetPortal)
 		default:
 			l.Skip()
 		}
@@ -5468,7 +5468,7 @@ func decodeCorev1ISCSIVolumeSource(l *lex.Lexer, v *corev1.ISCSIVolumeSource) er
 	}
 }
 
-func decodeCorev1PersistentVolumeClaimVolumeSource(l *lex.Lexer, v *corev1.PersistentVolumeClaimVolumeSource) error {
+func decodeCorev1PersistentVolumeClaimVolumeSource(l *decoders.Lexer, v *corev1.PersistentVolumeClaimVolumeSource) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -5480,9 +5480,9 @@ func decodeCorev1PersistentVolumeClaimVolumeSource(l *lex.Lexer, v *corev1.Persi
 		var err error
 		switch string(key) {
 		case "claimName":
-			err = lex.String(l, &v.ClaimName)
+			err = decoders.String(l, &v.ClaimName)
 		case "readOnly":
-			err = lex.Bool(l, &v.ReadOnly)
+			err = decoders.Bool(l, &v.ReadOnly)
 		default:
 			l.Skip()
 		}
@@ -5492,7 +5492,7 @@ func decodeCorev1PersistentVolumeClaimVolumeSource(l *lex.Lexer, v *corev1.Persi
 	}
 }
 
-func decodeCorev1ProjectedVolumeSource(l *lex.Lexer, v *corev1.ProjectedVolumeSource) error {
+func decodeCorev1ProjectedVolumeSource(l *decoders.Lexer, v *corev1.ProjectedVolumeSource) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -5504,11 +5504,11 @@ func decodeCorev1ProjectedVolumeSource(l *lex.Lexer, v *corev1.ProjectedVolumeSo
 		var err error
 		switch string(key) {
 		case "defaultMode":
-			err = lex.Ptr(l, &v.DefaultMode, func(l *lex.Lexer, v *int32) error { return lex.Int(l, v) })
+			err = decoders.Ptr(l, &v.DefaultMode, func(l *decoders.Lexer, v *int32) error { return decoders.Int(l, v) })
 		case "defaultUser":
-			err = lex.Ptr(l, &v.DefaultUser, func(l *lex.Lexer, v *int64) error { return lex.Int(l, v) })
+			err = decoders.Ptr(l, &v.DefaultUser, func(l *decoders.Lexer, v *int64) error { return decoders.Int(l, v) })
 		case "sources":
-			err = lex.Slice(l, &v.Sources, decodeCorev1VolumeProjection)
+			err = decoders.Slice(l, &v.Sources, decodeCorev1VolumeProjection)
 		default:
 			l.Skip()
 		}
@@ -5518,7 +5518,7 @@ func decodeCorev1ProjectedVolumeSource(l *lex.Lexer, v *corev1.ProjectedVolumeSo
 	}
 }
 
-func decodeCorev1RBDVolumeSource(l *lex.Lexer, v *corev1.RBDVolumeSource) error {
+func decodeCorev1RBDVolumeSource(l *decoders.Lexer, v *corev1.RBDVolumeSource) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -5530,21 +5530,21 @@ func decodeCorev1RBDVolumeSource(l *lex.Lexer, v *corev1.RBDVolumeSource) error 
 		var err error
 		switch string(key) {
 		case "fsType":
-			err = lex.String(l, &v.FSType)
+			err = decoders.String(l, &v.FSType)
 		case "image":
-			err = lex.String(l, &v.RBDImage)
+			err = decoders.String(l, &v.RBDImage)
 		case "keyring":
-			err = lex.String(l, &v.Keyring)
+			err = decoders.String(l, &v.Keyring)
 		case "monitors":
-			err = lex.Slice(l, &v.CephMonitors, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Slice(l, &v.CephMonitors, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		case "pool":
-			err = lex.String(l, &v.RBDPool)
+			err = decoders.String(l, &v.RBDPool)
 		case "readOnly":
-			err = lex.Bool(l, &v.ReadOnly)
+			err = decoders.Bool(l, &v.ReadOnly)
 		case "secretRef":
-			err = lex.Ptr(l, &v.SecretRef, decodeCorev1LocalObjectReference)
+			err = decoders.Ptr(l, &v.SecretRef, decodeCorev1LocalObjectReference)
 		case "user":
-			err = lex.String(l, &v.RadosUser)
+			err = decoders.String(l, &v.RadosUser)
 		default:
 			l.Skip()
 		}
@@ -5554,7 +5554,7 @@ func decodeCorev1RBDVolumeSource(l *lex.Lexer, v *corev1.RBDVolumeSource) error 
 	}
 }
 
-func decodeCorev1ScaleIOVolumeSource(l *lex.Lexer, v *corev1.ScaleIOVolumeSource) error {
+func decodeCorev1ScaleIOVolumeSource(l *decoders.Lexer, v *corev1.ScaleIOVolumeSource) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -5566,25 +5566,25 @@ func decodeCorev1ScaleIOVolumeSource(l *lex.Lexer, v *corev1.ScaleIOVolumeSource
 		var err error
 		switch string(key) {
 		case "fsType":
-			err = lex.String(l, &v.FSType)
+			err = decoders.String(l, &v.FSType)
 		case "gateway":
-			err = lex.String(l, &v.Gateway)
+			err = decoders.String(l, &v.Gateway)
 		case "protectionDomain":
-			err = lex.String(l, &v.ProtectionDomain)
+			err = decoders.String(l, &v.ProtectionDomain)
 		case "readOnly":
-			err = lex.Bool(l, &v.ReadOnly)
+			err = decoders.Bool(l, &v.ReadOnly)
 		case "secretRef":
-			err = lex.Ptr(l, &v.SecretRef, decodeCorev1LocalObjectReference)
+			err = decoders.Ptr(l, &v.SecretRef, decodeCorev1LocalObjectReference)
 		case "sslEnabled":
-			err = lex.Bool(l, &v.SSLEnabled)
+			err = decoders.Bool(l, &v.SSLEnabled)
 		case "storageMode":
-			err = lex.String(l, &v.StorageMode)
+			err = decoders.String(l, &v.StorageMode)
 		case "storagePool":
-			err = lex.String(l, &v.StoragePool)
+			err = decoders.String(l, &v.StoragePool)
 		case "system":
-			err = lex.String(l, &v.System)
+			err = decoders.String(l, &v.System)
 		case "volumeName":
-			err = lex.String(l, &v.VolumeName)
+			err = decoders.String(l, &v.VolumeName)
 		default:
 			l.Skip()
 		}
@@ -5594,7 +5594,7 @@ func decodeCorev1ScaleIOVolumeSource(l *lex.Lexer, v *corev1.ScaleIOVolumeSource
 	}
 }
 
-func decodeCorev1SecretVolumeSource(l *lex.Lexer, v *corev1.SecretVolumeSource) error {
+func decodeCorev1SecretVolumeSource(l *decoders.Lexer, v *corev1.SecretVolumeSource) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -5606,15 +5606,15 @@ func decodeCorev1SecretVolumeSource(l *lex.Lexer, v *corev1.SecretVolumeSource) 
 		var err error
 		switch string(key) {
 		case "defaultMode":
-			err = lex.Ptr(l, &v.DefaultMode, func(l *lex.Lexer, v *int32) error { return lex.Int(l, v) })
+			err = decoders.Ptr(l, &v.DefaultMode, func(l *decoders.Lexer, v *int32) error { return decoders.Int(l, v) })
 		case "defaultUser":
-			err = lex.Ptr(l, &v.DefaultUser, func(l *lex.Lexer, v *int64) error { return lex.Int(l, v) })
+			err = decoders.Ptr(l, &v.DefaultUser, func(l *decoders.Lexer, v *int64) error { return decoders.Int(l, v) })
 		case "items":
-			err = lex.Slice(l, &v.Items, decodeCorev1KeyToPath)
+			err = decoders.Slice(l, &v.Items, decodeCorev1KeyToPath)
 		case "optional":
-			err = lex.Ptr(l, &v.Optional, func(l *lex.Lexer, v *bool) error { return lex.Bool(l, v) })
+			err = decoders.Ptr(l, &v.Optional, func(l *decoders.Lexer, v *bool) error { return decoders.Bool(l, v) })
 		case "secretName":
-			err = lex.String(l, &v.SecretName)
+			err = decoders.String(l, &v.SecretName)
 		default:
 			l.Skip()
 		}
@@ -5624,7 +5624,7 @@ func decodeCorev1SecretVolumeSource(l *lex.Lexer, v *corev1.SecretVolumeSource) 
 	}
 }
 
-func decodeCorev1StorageOSVolumeSource(l *lex.Lexer, v *corev1.StorageOSVolumeSource) error {
+func decodeCorev1StorageOSVolumeSource(l *decoders.Lexer, v *corev1.StorageOSVolumeSource) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -5636,15 +5636,15 @@ func decodeCorev1StorageOSVolumeSource(l *lex.Lexer, v *corev1.StorageOSVolumeSo
 		var err error
 		switch string(key) {
 		case "fsType":
-			err = lex.String(l, &v.FSType)
+			err = decoders.String(l, &v.FSType)
 		case "readOnly":
-			err = lex.Bool(l, &v.ReadOnly)
+			err = decoders.Bool(l, &v.ReadOnly)
 		case "secretRef":
-			err = lex.Ptr(l, &v.SecretRef, decodeCorev1LocalObjectReference)
+			err = decoders.Ptr(l, &v.SecretRef, decodeCorev1LocalObjectReference)
 		case "volumeName":
-			err = lex.String(l, &v.VolumeName)
+			err = decoders.String(l, &v.VolumeName)
 		case "volumeNamespace":
-			err = lex.String(l, &v.VolumeNamespace)
+			err = decoders.String(l, &v.VolumeNamespace)
 		default:
 			l.Skip()
 		}
@@ -5654,7 +5654,7 @@ func decodeCorev1StorageOSVolumeSource(l *lex.Lexer, v *corev1.StorageOSVolumeSo
 	}
 }
 
-func decodeCorev1ResourceStatus(l *lex.Lexer, v *corev1.ResourceStatus) error {
+func decodeCorev1ResourceStatus(l *decoders.Lexer, v *corev1.ResourceStatus) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -5666,9 +5666,9 @@ func decodeCorev1ResourceStatus(l *lex.Lexer, v *corev1.ResourceStatus) error {
 		var err error
 		switch string(key) {
 		case "name":
-			err = lex.String(l, &v.Name)
+			err = decoders.String(l, &v.Name)
 		case "resources":
-			err = lex.Slice(l, &v.Resources, decodeCorev1ResourceHealth)
+			err = decoders.Slice(l, &v.Resources, decodeCorev1ResourceHealth)
 		default:
 			l.Skip()
 		}
@@ -5678,7 +5678,7 @@ func decodeCorev1ResourceStatus(l *lex.Lexer, v *corev1.ResourceStatus) error {
 	}
 }
 
-func decodeCorev1ContainerState(l *lex.Lexer, v *corev1.ContainerState) error {
+func decodeCorev1ContainerState(l *decoders.Lexer, v *corev1.ContainerState) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -5690,11 +5690,11 @@ func decodeCorev1ContainerState(l *lex.Lexer, v *corev1.ContainerState) error {
 		var err error
 		switch string(key) {
 		case "running":
-			err = lex.Ptr(l, &v.Running, decodeCorev1ContainerStateRunning)
+			err = decoders.Ptr(l, &v.Running, decodeCorev1ContainerStateRunning)
 		case "terminated":
-			err = lex.Ptr(l, &v.Terminated, decodeCorev1ContainerStateTerminated)
+			err = decoders.Ptr(l, &v.Terminated, decodeCorev1ContainerStateTerminated)
 		case "waiting":
-			err = lex.Ptr(l, &v.Waiting, decodeCorev1ContainerStateWaiting)
+			err = decoders.Ptr(l, &v.Waiting, decodeCorev1ContainerStateWaiting)
 		default:
 			l.Skip()
 		}
@@ -5704,7 +5704,7 @@ func decodeCorev1ContainerState(l *lex.Lexer, v *corev1.ContainerState) error {
 	}
 }
 
-func decodeCorev1ContainerUser(l *lex.Lexer, v *corev1.ContainerUser) error {
+func decodeCorev1ContainerUser(l *decoders.Lexer, v *corev1.ContainerUser) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -5716,7 +5716,7 @@ func decodeCorev1ContainerUser(l *lex.Lexer, v *corev1.ContainerUser) error {
 		var err error
 		switch string(key) {
 		case "linux":
-			err = lex.Ptr(l, &v.Linux, decodeCorev1LinuxContainerUser)
+			err = decoders.Ptr(l, &v.Linux, decodeCorev1LinuxContainerUser)
 		default:
 			l.Skip()
 		}
@@ -5726,7 +5726,7 @@ func decodeCorev1ContainerUser(l *lex.Lexer, v *corev1.ContainerUser) error {
 	}
 }
 
-func decodeCorev1VolumeMountStatus(l *lex.Lexer, v *corev1.VolumeMountStatus) error {
+func decodeCorev1VolumeMountStatus(l *decoders.Lexer, v *corev1.VolumeMountStatus) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -5738,15 +5738,15 @@ func decodeCorev1VolumeMountStatus(l *lex.Lexer, v *corev1.VolumeMountStatus) er
 		var err error
 		switch string(key) {
 		case "mountPath":
-			err = lex.String(l, &v.MountPath)
+			err = decoders.String(l, &v.MountPath)
 		case "name":
-			err = lex.String(l, &v.Name)
+			err = decoders.String(l, &v.Name)
 		case "readOnly":
-			err = lex.Bool(l, &v.ReadOnly)
+			err = decoders.Bool(l, &v.ReadOnly)
 		case "recursiveReadOnly":
-			err = lex.Ptr(l, &v.RecursiveReadOnly, func(l *lex.Lexer, v *corev1.RecursiveReadOnlyMode) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.RecursiveReadOnly, func(l *decoders.Lexer, v *corev1.RecursiveReadOnlyMode) error { return decoders.String(l, v) })
 		case "volumeStatus":
-			err = lex.Ptr(l, &v.VolumeStatus, decodeCorev1VolumeStatus)
+			err = decoders.Ptr(l, &v.VolumeStatus, decodeCorev1VolumeStatus)
 		default:
 			l.Skip()
 		}
@@ -5756,7 +5756,7 @@ func decodeCorev1VolumeMountStatus(l *lex.Lexer, v *corev1.VolumeMountStatus) er
 	}
 }
 
-func decodeCorev1ContainerExtendedResourceRequest(l *lex.Lexer, v *corev1.ContainerExtendedResourceRequest) error {
+func decodeCorev1ContainerExtendedResourceRequest(l *decoders.Lexer, v *corev1.ContainerExtendedResourceRequest) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -5768,11 +5768,11 @@ func decodeCorev1ContainerExtendedResourceRequest(l *lex.Lexer, v *corev1.Contai
 		var err error
 		switch string(key) {
 		case "containerName":
-			err = lex.String(l, &v.ContainerName)
+			err = decoders.String(l, &v.ContainerName)
 		case "requestName":
-			err = lex.String(l, &v.RequestName)
+			err = decoders.String(l, &v.RequestName)
 		case "resourceName":
-			err = lex.String(l, &v.ResourceName)
+			err = decoders.String(l, &v.ResourceName)
 		default:
 			l.Skip()
 		}
@@ -5782,7 +5782,7 @@ func decodeCorev1ContainerExtendedResourceRequest(l *lex.Lexer, v *corev1.Contai
 	}
 }
 
-func decodeCorev1NodeAllocatableMappedResources(l *lex.Lexer, v *corev1.NodeAllocatableMappedResources) error {
+func decodeCorev1NodeAllocatableMappedResources(l *decoders.Lexer, v *corev1.NodeAllocatableMappedResources) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -5794,9 +5794,9 @@ func decodeCorev1NodeAllocatableMappedResources(l *lex.Lexer, v *corev1.NodeAllo
 		var err error
 		switch string(key) {
 		case "name":
-			err = lex.String(l, &v.Name)
+			err = decoders.String(l, &v.Name)
 		case "quantity":
-			err = lex.Ptr(l, &v.Quantity, lex.Quantity)
+			err = decoders.Ptr(l, &v.Quantity, decoders.Quantity)
 		default:
 			l.Skip()
 		}
@@ -5806,7 +5806,7 @@ func decodeCorev1NodeAllocatableMappedResources(l *lex.Lexer, v *corev1.NodeAllo
 	}
 }
 
-func decodeCorev1NodeAllocatableOverheadResources(l *lex.Lexer, v *corev1.NodeAllocatableOverheadResources) error {
+func decodeCorev1NodeAllocatableOverheadResources(l *decoders.Lexer, v *corev1.NodeAllocatableOverheadResources) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -5818,11 +5818,11 @@ func decodeCorev1NodeAllocatableOverheadResources(l *lex.Lexer, v *corev1.NodeAl
 		var err error
 		switch string(key) {
 		case "name":
-			err = lex.String(l, &v.Name)
+			err = decoders.String(l, &v.Name)
 		case "perContainer":
-			err = lex.Ptr(l, &v.PerContainer, lex.Quantity)
+			err = decoders.Ptr(l, &v.PerContainer, decoders.Quantity)
 		case "perPod":
-			err = lex.Ptr(l, &v.PerPod, lex.Quantity)
+			err = decoders.Ptr(l, &v.PerPod, decoders.Quantity)
 		default:
 			l.Skip()
 		}
@@ -5832,7 +5832,7 @@ func decodeCorev1NodeAllocatableOverheadResources(l *lex.Lexer, v *corev1.NodeAl
 	}
 }
 
-func decodeCorev1ScopedResourceSelectorRequirement(l *lex.Lexer, v *corev1.ScopedResourceSelectorRequirement) error {
+func decodeCorev1ScopedResourceSelectorRequirement(l *decoders.Lexer, v *corev1.ScopedResourceSelectorRequirement) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -5844,11 +5844,11 @@ func decodeCorev1ScopedResourceSelectorRequirement(l *lex.Lexer, v *corev1.Scope
 		var err error
 		switch string(key) {
 		case "operator":
-			err = lex.String(l, &v.Operator)
+			err = decoders.String(l, &v.Operator)
 		case "scopeName":
-			err = lex.String(l, &v.ScopeName)
+			err = decoders.String(l, &v.ScopeName)
 		case "values":
-			err = lex.Slice(l, &v.Values, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Slice(l, &v.Values, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		default:
 			l.Skip()
 		}
@@ -5858,7 +5858,7 @@ func decodeCorev1ScopedResourceSelectorRequirement(l *lex.Lexer, v *corev1.Scope
 	}
 }
 
-func decodeCorev1ClientIPConfig(l *lex.Lexer, v *corev1.ClientIPConfig) error {
+func decodeCorev1ClientIPConfig(l *decoders.Lexer, v *corev1.ClientIPConfig) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -5870,7 +5870,7 @@ func decodeCorev1ClientIPConfig(l *lex.Lexer, v *corev1.ClientIPConfig) error {
 		var err error
 		switch string(key) {
 		case "timeoutSeconds":
-			err = lex.Ptr(l, &v.TimeoutSeconds, func(l *lex.Lexer, v *int32) error { return lex.Int(l, v) })
+			err = decoders.Ptr(l, &v.TimeoutSeconds, func(l *decoders.Lexer, v *int32) error { return decoders.Int(l, v) })
 		default:
 			l.Skip()
 		}
@@ -5880,7 +5880,7 @@ func decodeCorev1ClientIPConfig(l *lex.Lexer, v *corev1.ClientIPConfig) error {
 	}
 }
 
-func decodeCorev1LoadBalancerIngress(l *lex.Lexer, v *corev1.LoadBalancerIngress) error {
+func decodeCorev1LoadBalancerIngress(l *decoders.Lexer, v *corev1.LoadBalancerIngress) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -5892,13 +5892,13 @@ func decodeCorev1LoadBalancerIngress(l *lex.Lexer, v *corev1.LoadBalancerIngress
 		var err error
 		switch string(key) {
 		case "hostname":
-			err = lex.String(l, &v.Hostname)
+			err = decoders.String(l, &v.Hostname)
 		case "ip":
-			err = lex.String(l, &v.IP)
+			err = decoders.String(l, &v.IP)
 		case "ipMode":
-			err = lex.Ptr(l, &v.IPMode, func(l *lex.Lexer, v *corev1.LoadBalancerIPMode) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.IPMode, func(l *decoders.Lexer, v *corev1.LoadBalancerIPMode) error { return decoders.String(l, v) })
 		case "ports":
-			err = lex.Slice(l, &v.Ports, decodeCorev1PortStatus)
+			err = decoders.Slice(l, &v.Ports, decodeCorev1PortStatus)
 		default:
 			l.Skip()
 		}
@@ -5908,7 +5908,7 @@ func decodeCorev1LoadBalancerIngress(l *lex.Lexer, v *corev1.LoadBalancerIngress
 	}
 }
 
-func decodeCorev1NodeSelectorTerm(l *lex.Lexer, v *corev1.NodeSelectorTerm) error {
+func decodeCorev1NodeSelectorTerm(l *decoders.Lexer, v *corev1.NodeSelectorTerm) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -5920,9 +5920,9 @@ func decodeCorev1NodeSelectorTerm(l *lex.Lexer, v *corev1.NodeSelectorTerm) erro
 		var err error
 		switch string(key) {
 		case "matchExpressions":
-			err = lex.Slice(l, &v.MatchExpressions, decodeCorev1NodeSelectorRequirement)
+			err = decoders.Slice(l, &v.MatchExpressions, decodeCorev1NodeSelectorRequirement)
 		case "matchFields":
-			err = lex.Slice(l, &v.MatchFields, decodeCorev1NodeSelectorRequirement)
+			err = decoders.Slice(l, &v.MatchFields, decodeCorev1NodeSelectorRequirement)
 		default:
 			l.Skip()
 		}
@@ -5932,7 +5932,7 @@ func decodeCorev1NodeSelectorTerm(l *lex.Lexer, v *corev1.NodeSelectorTerm) erro
 	}
 }
 
-func decodeCorev1PreferredSchedulingTerm(l *lex.Lexer, v *corev1.PreferredSchedulingTerm) error {
+func decodeCorev1PreferredSchedulingTerm(l *decoders.Lexer, v *corev1.PreferredSchedulingTerm) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -5946,7 +5946,7 @@ func decodeCorev1PreferredSchedulingTerm(l *lex.Lexer, v *corev1.PreferredSchedu
 		case "preference":
 			err = decodeCorev1NodeSelectorTerm(l, &v.Preference)
 		case "weight":
-			err = lex.Int(l, &v.Weight)
+			err = decoders.Int(l, &v.Weight)
 		default:
 			l.Skip()
 		}
@@ -5956,7 +5956,7 @@ func decodeCorev1PreferredSchedulingTerm(l *lex.Lexer, v *corev1.PreferredSchedu
 	}
 }
 
-func decodeCorev1WeightedPodAffinityTerm(l *lex.Lexer, v *corev1.WeightedPodAffinityTerm) error {
+func decodeCorev1WeightedPodAffinityTerm(l *decoders.Lexer, v *corev1.WeightedPodAffinityTerm) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -5970,7 +5970,7 @@ func decodeCorev1WeightedPodAffinityTerm(l *lex.Lexer, v *corev1.WeightedPodAffi
 		case "podAffinityTerm":
 			err = decodeCorev1PodAffinityTerm(l, &v.PodAffinityTerm)
 		case "weight":
-			err = lex.Int(l, &v.Weight)
+			err = decoders.Int(l, &v.Weight)
 		default:
 			l.Skip()
 		}
@@ -5980,7 +5980,7 @@ func decodeCorev1WeightedPodAffinityTerm(l *lex.Lexer, v *corev1.WeightedPodAffi
 	}
 }
 
-func decodeCorev1PodAffinityTerm(l *lex.Lexer, v *corev1.PodAffinityTerm) error {
+func decodeCorev1PodAffinityTerm(l *decoders.Lexer, v *corev1.PodAffinityTerm) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -5992,17 +5992,17 @@ func decodeCorev1PodAffinityTerm(l *lex.Lexer, v *corev1.PodAffinityTerm) error 
 		var err error
 		switch string(key) {
 		case "labelSelector":
-			err = lex.Ptr(l, &v.LabelSelector, decodeMetav1LabelSelector)
+			err = decoders.Ptr(l, &v.LabelSelector, decodeMetav1LabelSelector)
 		case "matchLabelKeys":
-			err = lex.Slice(l, &v.MatchLabelKeys, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Slice(l, &v.MatchLabelKeys, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		case "mismatchLabelKeys":
-			err = lex.Slice(l, &v.MismatchLabelKeys, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Slice(l, &v.MismatchLabelKeys, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		case "namespaceSelector":
-			err = lex.Ptr(l, &v.NamespaceSelector, decodeMetav1LabelSelector)
+			err = decoders.Ptr(l, &v.NamespaceSelector, decodeMetav1LabelSelector)
 		case "namespaces":
-			err = lex.Slice(l, &v.Namespaces, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Slice(l, &v.Namespaces, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		case "topologyKey":
-			err = lex.String(l, &v.TopologyKey)
+			err = decoders.String(l, &v.TopologyKey)
 		default:
 			l.Skip()
 		}
@@ -6012,7 +6012,7 @@ func decodeCorev1PodAffinityTerm(l *lex.Lexer, v *corev1.PodAffinityTerm) error 
 	}
 }
 
-func decodeCorev1EnvVarSource(l *lex.Lexer, v *corev1.EnvVarSource) error {
+func decodeCorev1EnvVarSource(l *decoders.Lexer, v *corev1.EnvVarSource) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -6024,15 +6024,15 @@ func decodeCorev1EnvVarSource(l *lex.Lexer, v *corev1.EnvVarSource) error {
 		var err error
 		switch string(key) {
 		case "configMapKeyRef":
-			err = lex.Ptr(l, &v.ConfigMapKeyRef, decodeCorev1ConfigMapKeySelector)
+			err = decoders.Ptr(l, &v.ConfigMapKeyRef, decodeCorev1ConfigMapKeySelector)
 		case "fieldRef":
-			err = lex.Ptr(l, &v.FieldRef, decodeCorev1ObjectFieldSelector)
+			err = decoders.Ptr(l, &v.FieldRef, decodeCorev1ObjectFieldSelector)
 		case "fileKeyRef":
-			err = lex.Ptr(l, &v.FileKeyRef, decodeCorev1FileKeySelector)
+			err = decoders.Ptr(l, &v.FileKeyRef, decodeCorev1FileKeySelector)
 		case "resourceFieldRef":
-			err = lex.Ptr(l, &v.ResourceFieldRef, decodeCorev1ResourceFieldSelector)
+			err = decoders.Ptr(l, &v.ResourceFieldRef, decodeCorev1ResourceFieldSelector)
 		case "secretKeyRef":
-			err = lex.Ptr(l, &v.SecretKeyRef, decodeCorev1SecretKeySelector)
+			err = decoders.Ptr(l, &v.SecretKeyRef, decodeCorev1SecretKeySelector)
 		default:
 			l.Skip()
 		}
@@ -6042,7 +6042,7 @@ func decodeCorev1EnvVarSource(l *lex.Lexer, v *corev1.EnvVarSource) error {
 	}
 }
 
-func decodeCorev1ConfigMapEnvSource(l *lex.Lexer, v *corev1.ConfigMapEnvSource) error {
+func decodeCorev1ConfigMapEnvSource(l *decoders.Lexer, v *corev1.ConfigMapEnvSource) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -6054,9 +6054,9 @@ func decodeCorev1ConfigMapEnvSource(l *lex.Lexer, v *corev1.ConfigMapEnvSource) 
 		var err error
 		switch string(key) {
 		case "name":
-			err = lex.String(l, &v.LocalObjectReference.Name)
+			err = decoders.String(l, &v.LocalObjectReference.Name)
 		case "optional":
-			err = lex.Ptr(l, &v.Optional, func(l *lex.Lexer, v *bool) error { return lex.Bool(l, v) })
+			err = decoders.Ptr(l, &v.Optional, func(l *decoders.Lexer, v *bool) error { return decoders.Bool(l, v) })
 		default:
 			l.Skip()
 		}
@@ -6066,7 +6066,7 @@ func decodeCorev1ConfigMapEnvSource(l *lex.Lexer, v *corev1.ConfigMapEnvSource) 
 	}
 }
 
-func decodeCorev1SecretEnvSource(l *lex.Lexer, v *corev1.SecretEnvSource) error {
+func decodeCorev1SecretEnvSource(l *decoders.Lexer, v *corev1.SecretEnvSource) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -6078,9 +6078,9 @@ func decodeCorev1SecretEnvSource(l *lex.Lexer, v *corev1.SecretEnvSource) error 
 		var err error
 		switch string(key) {
 		case "name":
-			err = lex.String(l, &v.LocalObjectReference.Name)
+			err = decoders.String(l, &v.LocalObjectReference.Name)
 		case "optional":
-			err = lex.Ptr(l, &v.Optional, func(l *lex.Lexer, v *bool) error { return lex.Bool(l, v) })
+			err = decoders.Ptr(l, &v.Optional, func(l *decoders.Lexer, v *bool) error { return decoders.Bool(l, v) })
 		default:
 			l.Skip()
 		}
@@ -6090,7 +6090,7 @@ func decodeCorev1SecretEnvSource(l *lex.Lexer, v *corev1.SecretEnvSource) error 
 	}
 }
 
-func decodeCorev1LifecycleHandler(l *lex.Lexer, v *corev1.LifecycleHandler) error {
+func decodeCorev1LifecycleHandler(l *decoders.Lexer, v *corev1.LifecycleHandler) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -6102,13 +6102,13 @@ func decodeCorev1LifecycleHandler(l *lex.Lexer, v *corev1.LifecycleHandler) erro
 		var err error
 		switch string(key) {
 		case "exec":
-			err = lex.Ptr(l, &v.Exec, decodeCorev1ExecAction)
+			err = decoders.Ptr(l, &v.Exec, decodeCorev1ExecAction)
 		case "httpGet":
-			err = lex.Ptr(l, &v.HTTPGet, decodeCorev1HTTPGetAction)
+			err = decoders.Ptr(l, &v.HTTPGet, decodeCorev1HTTPGetAction)
 		case "sleep":
-			err = lex.Ptr(l, &v.Sleep, decodeCorev1SleepAction)
+			err = decoders.Ptr(l, &v.Sleep, decodeCorev1SleepAction)
 		case "tcpSocket":
-			err = lex.Ptr(l, &v.TCPSocket, decodeCorev1TCPSocketAction)
+			err = decoders.Ptr(l, &v.TCPSocket, decodeCorev1TCPSocketAction)
 		default:
 			l.Skip()
 		}
@@ -6118,7 +6118,7 @@ func decodeCorev1LifecycleHandler(l *lex.Lexer, v *corev1.LifecycleHandler) erro
 	}
 }
 
-func decodeCorev1ExecAction(l *lex.Lexer, v *corev1.ExecAction) error {
+func decodeCorev1ExecAction(l *decoders.Lexer, v *corev1.ExecAction) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -6130,7 +6130,7 @@ func decodeCorev1ExecAction(l *lex.Lexer, v *corev1.ExecAction) error {
 		var err error
 		switch string(key) {
 		case "command":
-			err = lex.Slice(l, &v.Command, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Slice(l, &v.Command, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		default:
 			l.Skip()
 		}
@@ -6140,7 +6140,7 @@ func decodeCorev1ExecAction(l *lex.Lexer, v *corev1.ExecAction) error {
 	}
 }
 
-func decodeCorev1GRPCAction(l *lex.Lexer, v *corev1.GRPCAction) error {
+func decodeCorev1GRPCAction(l *decoders.Lexer, v *corev1.GRPCAction) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -6152,11 +6152,11 @@ func decodeCorev1GRPCAction(l *lex.Lexer, v *corev1.GRPCAction) error {
 		var err error
 		switch string(key) {
 		case "mode":
-			err = lex.Ptr(l, &v.Mode, func(l *lex.Lexer, v *corev1.GRPCProbeMode) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.Mode, func(l *decoders.Lexer, v *corev1.GRPCProbeMode) error { return decoders.String(l, v) })
 		case "port":
-			err = lex.Int(l, &v.Port)
+			err = decoders.Int(l, &v.Port)
 		case "service":
-			err = lex.Ptr(l, &v.Service, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.Service, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		default:
 			l.Skip()
 		}
@@ -6166,7 +6166,7 @@ func decodeCorev1GRPCAction(l *lex.Lexer, v *corev1.GRPCAction) error {
 	}
 }
 
-func decodeCorev1HTTPGetAction(l *lex.Lexer, v *corev1.HTTPGetAction) error {
+func decodeCorev1HTTPGetAction(l *decoders.Lexer, v *corev1.HTTPGetAction) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -6178,17 +6178,17 @@ func decodeCorev1HTTPGetAction(l *lex.Lexer, v *corev1.HTTPGetAction) error {
 		var err error
 		switch string(key) {
 		case "host":
-			err = lex.String(l, &v.Host)
+			err = decoders.String(l, &v.Host)
 		case "httpHeaders":
-			err = lex.Slice(l, &v.HTTPHeaders, decodeCorev1HTTPHeader)
+			err = decoders.Slice(l, &v.HTTPHeaders, decodeCorev1HTTPHeader)
 		case "path":
-			err = lex.String(l, &v.Path)
+			err = decoders.String(l, &v.Path)
 		case "port":
-			err = lex.IntOrString(l, &v.Port)
+			err = decoders.IntOrString(l, &v.Port)
 		case "protocol":
-			err = lex.Ptr(l, &v.Protocol, func(l *lex.Lexer, v *corev1.HTTPProtocol) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.Protocol, func(l *decoders.Lexer, v *corev1.HTTPProtocol) error { return decoders.String(l, v) })
 		case "scheme":
-			err = lex.String(l, &v.Scheme)
+			err = decoders.String(l, &v.Scheme)
 		default:
 			l.Skip()
 		}
@@ -6198,7 +6198,7 @@ func decodeCorev1HTTPGetAction(l *lex.Lexer, v *corev1.HTTPGetAction) error {
 	}
 }
 
-func decodeCorev1TCPSocketAction(l *lex.Lexer, v *corev1.TCPSocketAction) error {
+func decodeCorev1TCPSocketAction(l *decoders.Lexer, v *corev1.TCPSocketAction) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -6210,9 +6210,9 @@ func decodeCorev1TCPSocketAction(l *lex.Lexer, v *corev1.TCPSocketAction) error 
 		var err error
 		switch string(key) {
 		case "host":
-			err = lex.String(l, &v.Host)
+			err = decoders.String(l, &v.Host)
 		case "port":
-			err = lex.IntOrString(l, &v.Port)
+			err = decoders.IntOrString(l, &v.Port)
 		default:
 			l.Skip()
 		}
@@ -6222,7 +6222,7 @@ func decodeCorev1TCPSocketAction(l *lex.Lexer, v *corev1.TCPSocketAction) error 
 	}
 }
 
-func decodeCorev1ContainerRestartRuleOnExitCodes(l *lex.Lexer, v *corev1.ContainerRestartRuleOnExitCodes) error {
+func decodeCorev1ContainerRestartRuleOnExitCodes(l *decoders.Lexer, v *corev1.ContainerRestartRuleOnExitCodes) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -6234,9 +6234,9 @@ func decodeCorev1ContainerRestartRuleOnExitCodes(l *lex.Lexer, v *corev1.Contain
 		var err error
 		switch string(key) {
 		case "operator":
-			err = lex.String(l, &v.Operator)
+			err = decoders.String(l, &v.Operator)
 		case "values":
-			err = lex.Slice(l, &v.Values, func(l *lex.Lexer, v *int32) error { return lex.Int(l, v) })
+			err = decoders.Slice(l, &v.Values, func(l *decoders.Lexer, v *int32) error { return decoders.Int(l, v) })
 		default:
 			l.Skip()
 		}
@@ -6246,7 +6246,7 @@ func decodeCorev1ContainerRestartRuleOnExitCodes(l *lex.Lexer, v *corev1.Contain
 	}
 }
 
-func decodeCorev1Capabilities(l *lex.Lexer, v *corev1.Capabilities) error {
+func decodeCorev1Capabilities(l *decoders.Lexer, v *corev1.Capabilities) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -6258,9 +6258,9 @@ func decodeCorev1Capabilities(l *lex.Lexer, v *corev1.Capabilities) error {
 		var err error
 		switch string(key) {
 		case "add":
-			err = lex.Slice(l, &v.Add, func(l *lex.Lexer, v *corev1.Capability) error { return lex.String(l, v) })
+			err = decoders.Slice(l, &v.Add, func(l *decoders.Lexer, v *corev1.Capability) error { return decoders.String(l, v) })
 		case "drop":
-			err = lex.Slice(l, &v.Drop, func(l *lex.Lexer, v *corev1.Capability) error { return lex.String(l, v) })
+			err = decoders.Slice(l, &v.Drop, func(l *decoders.Lexer, v *corev1.Capability) error { return decoders.String(l, v) })
 		default:
 			l.Skip()
 		}
@@ -6270,7 +6270,7 @@ func decodeCorev1Capabilities(l *lex.Lexer, v *corev1.Capabilities) error {
 	}
 }
 
-func decodeCorev1KeyToPath(l *lex.Lexer, v *corev1.KeyToPath) error {
+func decodeCorev1KeyToPath(l *decoders.Lexer, v *corev1.KeyToPath) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -6282,13 +6282,13 @@ func decodeCorev1KeyToPath(l *lex.Lexer, v *corev1.KeyToPath) error {
 		var err error
 		switch string(key) {
 		case "key":
-			err = lex.String(l, &v.Key)
+			err = decoders.String(l, &v.Key)
 		case "mode":
-			err = lex.Ptr(l, &v.Mode, func(l *lex.Lexer, v *int32) error { return lex.Int(l, v) })
+			err = decoders.Ptr(l, &v.Mode, func(l *decoders.Lexer, v *int32) error { return decoders.Int(l, v) })
 		case "path":
-			err = lex.String(l, &v.Path)
+			err = decoders.String(l, &v.Path)
 		case "user":
-			err = lex.Ptr(l, &v.User, func(l *lex.Lexer, v *int64) error { return lex.Int(l, v) })
+			err = decoders.Ptr(l, &v.User, func(l *decoders.Lexer, v *int64) error { return decoders.Int(l, v) })
 		default:
 			l.Skip()
 		}
@@ -6298,7 +6298,7 @@ func decodeCorev1KeyToPath(l *lex.Lexer, v *corev1.KeyToPath) error {
 	}
 }
 
-func decodeCorev1DownwardAPIVolumeFile(l *lex.Lexer, v *corev1.DownwardAPIVolumeFile) error {
+func decodeCorev1DownwardAPIVolumeFile(l *decoders.Lexer, v *corev1.DownwardAPIVolumeFile) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -6310,15 +6310,15 @@ func decodeCorev1DownwardAPIVolumeFile(l *lex.Lexer, v *corev1.DownwardAPIVolume
 		var err error
 		switch string(key) {
 		case "fieldRef":
-			err = lex.Ptr(l, &v.FieldRef, decodeCorev1ObjectFieldSelector)
+			err = decoders.Ptr(l, &v.FieldRef, decodeCorev1ObjectFieldSelector)
 		case "mode":
-			err = lex.Ptr(l, &v.Mode, func(l *lex.Lexer, v *int32) error { return lex.Int(l, v) })
+			err = decoders.Ptr(l, &v.Mode, func(l *decoders.Lexer, v *int32) error { return decoders.Int(l, v) })
 		case "path":
-			err = lex.String(l, &v.Path)
+			err = decoders.String(l, &v.Path)
 		case "resourceFieldRef":
-			err = lex.Ptr(l, &v.ResourceFieldRef, decodeCorev1ResourceFieldSelector)
+			err = decoders.Ptr(l, &v.ResourceFieldRef, decodeCorev1ResourceFieldSelector)
 		case "user":
-			err = lex.Ptr(l, &v.User, func(l *lex.Lexer, v *int64) error { return lex.Int(l, v) })
+			err = decoders.Ptr(l, &v.User, func(l *decoders.Lexer, v *int64) error { return decoders.Int(l, v) })
 		default:
 			l.Skip()
 		}
@@ -6328,7 +6328,7 @@ func decodeCorev1DownwardAPIVolumeFile(l *lex.Lexer, v *corev1.DownwardAPIVolume
 	}
 }
 
-func decodeCorev1PersistentVolumeClaimTemplate(l *lex.Lexer, v *corev1.PersistentVolumeClaimTemplate) error {
+func decodeCorev1PersistentVolumeClaimTemplate(l *decoders.Lexer, v *corev1.PersistentVolumeClaimTemplate) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -6352,7 +6352,7 @@ func decodeCorev1PersistentVolumeClaimTemplate(l *lex.Lexer, v *corev1.Persisten
 	}
 }
 
-func decodeCorev1VolumeProjection(l *lex.Lexer, v *corev1.VolumeProjection) error {
+func decodeCorev1VolumeProjection(l *decoders.Lexer, v *corev1.VolumeProjection) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -6364,17 +6364,17 @@ func decodeCorev1VolumeProjection(l *lex.Lexer, v *corev1.VolumeProjection) erro
 		var err error
 		switch string(key) {
 		case "clusterTrustBundle":
-			err = lex.Ptr(l, &v.ClusterTrustBundle, decodeCorev1ClusterTrustBundleProjection)
+			err = decoders.Ptr(l, &v.ClusterTrustBundle, decodeCorev1ClusterTrustBundleProjection)
 		case "configMap":
-			err = lex.Ptr(l, &v.ConfigMap, decodeCorev1ConfigMapProjection)
+			err = decoders.Ptr(l, &v.ConfigMap, decodeCorev1ConfigMapProjection)
 		case "downwardAPI":
-			err = lex.Ptr(l, &v.DownwardAPI, decodeCorev1DownwardAPIProjection)
+			err = decoders.Ptr(l, &v.DownwardAPI, decodeCorev1DownwardAPIProjection)
 		case "podCertificate":
-			err = lex.Ptr(l, &v.PodCertificate, decodeCorev1PodCertificateProjection)
+			err = decoders.Ptr(l, &v.PodCertificate, decodeCorev1PodCertificateProjection)
 		case "secret":
-			err = lex.Ptr(l, &v.Secret, decodeCorev1SecretProjection)
+			err = decoders.Ptr(l, &v.Secret, decodeCorev1SecretProjection)
 		case "serviceAccountToken":
-			err = lex.Ptr(l, &v.ServiceAccountToken, decodeCorev1ServiceAccountTokenProjection)
+			err = decoders.Ptr(l, &v.ServiceAccountToken, decodeCorev1ServiceAccountTokenProjection)
 		default:
 			l.Skip()
 		}
@@ -6384,7 +6384,7 @@ func decodeCorev1VolumeProjection(l *lex.Lexer, v *corev1.VolumeProjection) erro
 	}
 }
 
-func decodeCorev1ResourceHealth(l *lex.Lexer, v *corev1.ResourceHealth) error {
+func decodeCorev1ResourceHealth(l *decoders.Lexer, v *corev1.ResourceHealth) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -6396,11 +6396,11 @@ func decodeCorev1ResourceHealth(l *lex.Lexer, v *corev1.ResourceHealth) error {
 		var err error
 		switch string(key) {
 		case "health":
-			err = lex.String(l, &v.Health)
+			err = decoders.String(l, &v.Health)
 		case "message":
-			err = lex.Ptr(l, &v.Message, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.Message, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		case "resourceID":
-			err = lex.String(l, &v.ResourceID)
+			err = decoders.String(l, &v.ResourceID)
 		default:
 			l.Skip()
 		}
@@ -6410,7 +6410,7 @@ func decodeCorev1ResourceHealth(l *lex.Lexer, v *corev1.ResourceHealth) error {
 	}
 }
 
-func decodeCorev1ContainerStateRunning(l *lex.Lexer, v *corev1.ContainerStateRunning) error {
+func decodeCorev1ContainerStateRunning(l *decoders.Lexer, v *corev1.ContainerStateRunning) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -6422,7 +6422,7 @@ func decodeCorev1ContainerStateRunning(l *lex.Lexer, v *corev1.ContainerStateRun
 		var err error
 		switch string(key) {
 		case "startedAt":
-			err = lex.Time(l, &v.StartedAt)
+			err = decoders.Time(l, &v.StartedAt)
 		default:
 			l.Skip()
 		}
@@ -6432,7 +6432,7 @@ func decodeCorev1ContainerStateRunning(l *lex.Lexer, v *corev1.ContainerStateRun
 	}
 }
 
-func decodeCorev1ContainerStateTerminated(l *lex.Lexer, v *corev1.ContainerStateTerminated) error {
+func decodeCorev1ContainerStateTerminated(l *decoders.Lexer, v *corev1.ContainerStateTerminated) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -6444,19 +6444,19 @@ func decodeCorev1ContainerStateTerminated(l *lex.Lexer, v *corev1.ContainerState
 		var err error
 		switch string(key) {
 		case "containerID":
-			err = lex.String(l, &v.ContainerID)
+			err = decoders.String(l, &v.ContainerID)
 		case "exitCode":
-			err = lex.Int(l, &v.ExitCode)
+			err = decoders.Int(l, &v.ExitCode)
 		case "finishedAt":
-			err = lex.Time(l, &v.FinishedAt)
+			err = decoders.Time(l, &v.FinishedAt)
 		case "message":
-			err = lex.String(l, &v.Message)
+			err = decoders.String(l, &v.Message)
 		case "reason":
-			err = lex.String(l, &v.Reason)
+			err = decoders.String(l, &v.Reason)
 		case "signal":
-			err = lex.Int(l, &v.Signal)
+			err = decoders.Int(l, &v.Signal)
 		case "startedAt":
-			err = lex.Time(l, &v.StartedAt)
+			err = decoders.Time(l, &v.StartedAt)
 		default:
 			l.Skip()
 		}
@@ -6466,7 +6466,7 @@ func decodeCorev1ContainerStateTerminated(l *lex.Lexer, v *corev1.ContainerState
 	}
 }
 
-func decodeCorev1ContainerStateWaiting(l *lex.Lexer, v *corev1.ContainerStateWaiting) error {
+func decodeCorev1ContainerStateWaiting(l *decoders.Lexer, v *corev1.ContainerStateWaiting) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -6478,9 +6478,9 @@ func decodeCorev1ContainerStateWaiting(l *lex.Lexer, v *corev1.ContainerStateWai
 		var err error
 		switch string(key) {
 		case "message":
-			err = lex.String(l, &v.Message)
+			err = decoders.String(l, &v.Message)
 		case "reason":
-			err = lex.String(l, &v.Reason)
+			err = decoders.String(l, &v.Reason)
 		default:
 			l.Skip()
 		}
@@ -6490,7 +6490,7 @@ func decodeCorev1ContainerStateWaiting(l *lex.Lexer, v *corev1.ContainerStateWai
 	}
 }
 
-func decodeCorev1LinuxContainerUser(l *lex.Lexer, v *corev1.LinuxContainerUser) error {
+func decodeCorev1LinuxContainerUser(l *decoders.Lexer, v *corev1.LinuxContainerUser) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -6502,11 +6502,11 @@ func decodeCorev1LinuxContainerUser(l *lex.Lexer, v *corev1.LinuxContainerUser) 
 		var err error
 		switch string(key) {
 		case "gid":
-			err = lex.Int(l, &v.GID)
+			err = decoders.Int(l, &v.GID)
 		case "supplementalGroups":
-			err = lex.Slice(l, &v.SupplementalGroups, func(l *lex.Lexer, v *int64) error { return lex.Int(l, v) })
+			err = decoders.Slice(l, &v.SupplementalGroups, func(l *decoders.Lexer, v *int64) error { return decoders.Int(l, v) })
 		case "uid":
-			err = lex.Int(l, &v.UID)
+			err = decoders.Int(l, &v.UID)
 		default:
 			l.Skip()
 		}
@@ -6516,7 +6516,7 @@ func decodeCorev1LinuxContainerUser(l *lex.Lexer, v *corev1.LinuxContainerUser) 
 	}
 }
 
-func decodeCorev1VolumeStatus(l *lex.Lexer, v *corev1.VolumeStatus) error {
+func decodeCorev1VolumeStatus(l *decoders.Lexer, v *corev1.VolumeStatus) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -6528,7 +6528,7 @@ func decodeCorev1VolumeStatus(l *lex.Lexer, v *corev1.VolumeStatus) error {
 		var err error
 		switch string(key) {
 		case "image":
-			err = lex.Ptr(l, &v.Image, decodeCorev1ImageVolumeStatus)
+			err = decoders.Ptr(l, &v.Image, decodeCorev1ImageVolumeStatus)
 		default:
 			l.Skip()
 		}
@@ -6538,7 +6538,7 @@ func decodeCorev1VolumeStatus(l *lex.Lexer, v *corev1.VolumeStatus) error {
 	}
 }
 
-func decodeCorev1PortStatus(l *lex.Lexer, v *corev1.PortStatus) error {
+func decodeCorev1PortStatus(l *decoders.Lexer, v *corev1.PortStatus) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -6550,11 +6550,11 @@ func decodeCorev1PortStatus(l *lex.Lexer, v *corev1.PortStatus) error {
 		var err error
 		switch string(key) {
 		case "error":
-			err = lex.Ptr(l, &v.Error, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.Error, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		case "port":
-			err = lex.Int(l, &v.Port)
+			err = decoders.Int(l, &v.Port)
 		case "protocol":
-			err = lex.String(l, &v.Protocol)
+			err = decoders.String(l, &v.Protocol)
 		default:
 			l.Skip()
 		}
@@ -6564,7 +6564,7 @@ func decodeCorev1PortStatus(l *lex.Lexer, v *corev1.PortStatus) error {
 	}
 }
 
-func decodeCorev1NodeSelectorRequirement(l *lex.Lexer, v *corev1.NodeSelectorRequirement) error {
+func decodeCorev1NodeSelectorRequirement(l *decoders.Lexer, v *corev1.NodeSelectorRequirement) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -6576,11 +6576,11 @@ func decodeCorev1NodeSelectorRequirement(l *lex.Lexer, v *corev1.NodeSelectorReq
 		var err error
 		switch string(key) {
 		case "key":
-			err = lex.String(l, &v.Key)
+			err = decoders.String(l, &v.Key)
 		case "operator":
-			err = lex.String(l, &v.Operator)
+			err = decoders.String(l, &v.Operator)
 		case "values":
-			err = lex.Slice(l, &v.Values, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Slice(l, &v.Values, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		default:
 			l.Skip()
 		}
@@ -6590,7 +6590,7 @@ func decodeCorev1NodeSelectorRequirement(l *lex.Lexer, v *corev1.NodeSelectorReq
 	}
 }
 
-func decodeCorev1ConfigMapKeySelector(l *lex.Lexer, v *corev1.ConfigMapKeySelector) error {
+func decodeCorev1ConfigMapKeySelector(l *decoders.Lexer, v *corev1.ConfigMapKeySelector) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -6602,11 +6602,11 @@ func decodeCorev1ConfigMapKeySelector(l *lex.Lexer, v *corev1.ConfigMapKeySelect
 		var err error
 		switch string(key) {
 		case "key":
-			err = lex.String(l, &v.Key)
+			err = decoders.String(l, &v.Key)
 		case "name":
-			err = lex.String(l, &v.LocalObjectReference.Name)
+			err = decoders.String(l, &v.LocalObjectReference.Name)
 		case "optional":
-			err = lex.Ptr(l, &v.Optional, func(l *lex.Lexer, v *bool) error { return lex.Bool(l, v) })
+			err = decoders.Ptr(l, &v.Optional, func(l *decoders.Lexer, v *bool) error { return decoders.Bool(l, v) })
 		default:
 			l.Skip()
 		}
@@ -6616,7 +6616,7 @@ func decodeCorev1ConfigMapKeySelector(l *lex.Lexer, v *corev1.ConfigMapKeySelect
 	}
 }
 
-func decodeCorev1ObjectFieldSelector(l *lex.Lexer, v *corev1.ObjectFieldSelector) error {
+func decodeCorev1ObjectFieldSelector(l *decoders.Lexer, v *corev1.ObjectFieldSelector) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -6628,9 +6628,9 @@ func decodeCorev1ObjectFieldSelector(l *lex.Lexer, v *corev1.ObjectFieldSelector
 		var err error
 		switch string(key) {
 		case "apiVersion":
-			err = lex.String(l, &v.APIVersion)
+			err = decoders.String(l, &v.APIVersion)
 		case "fieldPath":
-			err = lex.String(l, &v.FieldPath)
+			err = decoders.String(l, &v.FieldPath)
 		default:
 			l.Skip()
 		}
@@ -6640,7 +6640,7 @@ func decodeCorev1ObjectFieldSelector(l *lex.Lexer, v *corev1.ObjectFieldSelector
 	}
 }
 
-func decodeCorev1FileKeySelector(l *lex.Lexer, v *corev1.FileKeySelector) error {
+func decodeCorev1FileKeySelector(l *decoders.Lexer, v *corev1.FileKeySelector) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -6652,13 +6652,13 @@ func decodeCorev1FileKeySelector(l *lex.Lexer, v *corev1.FileKeySelector) error 
 		var err error
 		switch string(key) {
 		case "key":
-			err = lex.String(l, &v.Key)
+			err = decoders.String(l, &v.Key)
 		case "optional":
-			err = lex.Ptr(l, &v.Optional, func(l *lex.Lexer, v *bool) error { return lex.Bool(l, v) })
+			err = decoders.Ptr(l, &v.Optional, func(l *decoders.Lexer, v *bool) error { return decoders.Bool(l, v) })
 		case "path":
-			err = lex.String(l, &v.Path)
+			err = decoders.String(l, &v.Path)
 		case "volumeName":
-			err = lex.String(l, &v.VolumeName)
+			err = decoders.String(l, &v.VolumeName)
 		default:
 			l.Skip()
 		}
@@ -6668,7 +6668,7 @@ func decodeCorev1FileKeySelector(l *lex.Lexer, v *corev1.FileKeySelector) error 
 	}
 }
 
-func decodeCorev1ResourceFieldSelector(l *lex.Lexer, v *corev1.ResourceFieldSelector) error {
+func decodeCorev1ResourceFieldSelector(l *decoders.Lexer, v *corev1.ResourceFieldSelector) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -6680,11 +6680,11 @@ func decodeCorev1ResourceFieldSelector(l *lex.Lexer, v *corev1.ResourceFieldSele
 		var err error
 		switch string(key) {
 		case "containerName":
-			err = lex.String(l, &v.ContainerName)
+			err = decoders.String(l, &v.ContainerName)
 		case "divisor":
-			err = lex.Quantity(l, &v.Divisor)
+			err = decoders.Quantity(l, &v.Divisor)
 		case "resource":
-			err = lex.String(l, &v.Resource)
+			err = decoders.String(l, &v.Resource)
 		default:
 			l.Skip()
 		}
@@ -6694,7 +6694,7 @@ func decodeCorev1ResourceFieldSelector(l *lex.Lexer, v *corev1.ResourceFieldSele
 	}
 }
 
-func decodeCorev1SecretKeySelector(l *lex.Lexer, v *corev1.SecretKeySelector) error {
+func decodeCorev1SecretKeySelector(l *decoders.Lexer, v *corev1.SecretKeySelector) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -6706,11 +6706,11 @@ func decodeCorev1SecretKeySelector(l *lex.Lexer, v *corev1.SecretKeySelector) er
 		var err error
 		switch string(key) {
 		case "key":
-			err = lex.String(l, &v.Key)
+			err = decoders.String(l, &v.Key)
 		case "name":
-			err = lex.String(l, &v.LocalObjectReference.Name)
+			err = decoders.String(l, &v.LocalObjectReference.Name)
 		case "optional":
-			err = lex.Ptr(l, &v.Optional, func(l *lex.Lexer, v *bool) error { return lex.Bool(l, v) })
+			err = decoders.Ptr(l, &v.Optional, func(l *decoders.Lexer, v *bool) error { return decoders.Bool(l, v) })
 		default:
 			l.Skip()
 		}
@@ -6720,7 +6720,7 @@ func decodeCorev1SecretKeySelector(l *lex.Lexer, v *corev1.SecretKeySelector) er
 	}
 }
 
-func decodeCorev1SleepAction(l *lex.Lexer, v *corev1.SleepAction) error {
+func decodeCorev1SleepAction(l *decoders.Lexer, v *corev1.SleepAction) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -6732,7 +6732,7 @@ func decodeCorev1SleepAction(l *lex.Lexer, v *corev1.SleepAction) error {
 		var err error
 		switch string(key) {
 		case "seconds":
-			err = lex.Int(l, &v.Seconds)
+			err = decoders.Int(l, &v.Seconds)
 		default:
 			l.Skip()
 		}
@@ -6742,7 +6742,7 @@ func decodeCorev1SleepAction(l *lex.Lexer, v *corev1.SleepAction) error {
 	}
 }
 
-func decodeCorev1HTTPHeader(l *lex.Lexer, v *corev1.HTTPHeader) error {
+func decodeCorev1HTTPHeader(l *decoders.Lexer, v *corev1.HTTPHeader) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -6754,9 +6754,9 @@ func decodeCorev1HTTPHeader(l *lex.Lexer, v *corev1.HTTPHeader) error {
 		var err error
 		switch string(key) {
 		case "name":
-			err = lex.String(l, &v.Name)
+			err = decoders.String(l, &v.Name)
 		case "value":
-			err = lex.String(l, &v.Value)
+			err = decoders.String(l, &v.Value)
 		default:
 			l.Skip()
 		}
@@ -6766,7 +6766,7 @@ func decodeCorev1HTTPHeader(l *lex.Lexer, v *corev1.HTTPHeader) error {
 	}
 }
 
-func decodeCorev1ClusterTrustBundleProjection(l *lex.Lexer, v *corev1.ClusterTrustBundleProjection) error {
+func decodeCorev1ClusterTrustBundleProjection(l *decoders.Lexer, v *corev1.ClusterTrustBundleProjection) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -6778,17 +6778,17 @@ func decodeCorev1ClusterTrustBundleProjection(l *lex.Lexer, v *corev1.ClusterTru
 		var err error
 		switch string(key) {
 		case "labelSelector":
-			err = lex.Ptr(l, &v.LabelSelector, decodeMetav1LabelSelector)
+			err = decoders.Ptr(l, &v.LabelSelector, decodeMetav1LabelSelector)
 		case "name":
-			err = lex.Ptr(l, &v.Name, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.Name, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		case "optional":
-			err = lex.Ptr(l, &v.Optional, func(l *lex.Lexer, v *bool) error { return lex.Bool(l, v) })
+			err = decoders.Ptr(l, &v.Optional, func(l *decoders.Lexer, v *bool) error { return decoders.Bool(l, v) })
 		case "path":
-			err = lex.String(l, &v.Path)
+			err = decoders.String(l, &v.Path)
 		case "signerName":
-			err = lex.Ptr(l, &v.SignerName, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.SignerName, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		case "user":
-			err = lex.Ptr(l, &v.User, func(l *lex.Lexer, v *int64) error { return lex.Int(l, v) })
+			err = decoders.Ptr(l, &v.User, func(l *decoders.Lexer, v *int64) error { return decoders.Int(l, v) })
 		default:
 			l.Skip()
 		}
@@ -6798,7 +6798,7 @@ func decodeCorev1ClusterTrustBundleProjection(l *lex.Lexer, v *corev1.ClusterTru
 	}
 }
 
-func decodeCorev1ConfigMapProjection(l *lex.Lexer, v *corev1.ConfigMapProjection) error {
+func decodeCorev1ConfigMapProjection(l *decoders.Lexer, v *corev1.ConfigMapProjection) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -6810,11 +6810,11 @@ func decodeCorev1ConfigMapProjection(l *lex.Lexer, v *corev1.ConfigMapProjection
 		var err error
 		switch string(key) {
 		case "items":
-			err = lex.Slice(l, &v.Items, decodeCorev1KeyToPath)
+			err = decoders.Slice(l, &v.Items, decodeCorev1KeyToPath)
 		case "name":
-			err = lex.String(l, &v.LocalObjectReference.Name)
+			err = decoders.String(l, &v.LocalObjectReference.Name)
 		case "optional":
-			err = lex.Ptr(l, &v.Optional, func(l *lex.Lexer, v *bool) error { return lex.Bool(l, v) })
+			err = decoders.Ptr(l, &v.Optional, func(l *decoders.Lexer, v *bool) error { return decoders.Bool(l, v) })
 		default:
 			l.Skip()
 		}
@@ -6824,7 +6824,7 @@ func decodeCorev1ConfigMapProjection(l *lex.Lexer, v *corev1.ConfigMapProjection
 	}
 }
 
-func decodeCorev1DownwardAPIProjection(l *lex.Lexer, v *corev1.DownwardAPIProjection) error {
+func decodeCorev1DownwardAPIProjection(l *decoders.Lexer, v *corev1.DownwardAPIProjection) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -6836,7 +6836,7 @@ func decodeCorev1DownwardAPIProjection(l *lex.Lexer, v *corev1.DownwardAPIProjec
 		var err error
 		switch string(key) {
 		case "items":
-			err = lex.Slice(l, &v.Items, decodeCorev1DownwardAPIVolumeFile)
+			err = decoders.Slice(l, &v.Items, decodeCorev1DownwardAPIVolumeFile)
 		default:
 			l.Skip()
 		}
@@ -6846,7 +6846,7 @@ func decodeCorev1DownwardAPIProjection(l *lex.Lexer, v *corev1.DownwardAPIProjec
 	}
 }
 
-func decodeCorev1PodCertificateProjection(l *lex.Lexer, v *corev1.PodCertificateProjection) error {
+func decodeCorev1PodCertificateProjection(l *decoders.Lexer, v *corev1.PodCertificateProjection) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -6858,21 +6858,21 @@ func decodeCorev1PodCertificateProjection(l *lex.Lexer, v *corev1.PodCertificate
 		var err error
 		switch string(key) {
 		case "certificateChainPath":
-			err = lex.String(l, &v.CertificateChainPath)
+			err = decoders.String(l, &v.CertificateChainPath)
 		case "credentialBundlePath":
-			err = lex.String(l, &v.CredentialBundlePath)
+			err = decoders.String(l, &v.CredentialBundlePath)
 		case "keyPath":
-			err = lex.String(l, &v.KeyPath)
+			err = decoders.String(l, &v.KeyPath)
 		case "keyType":
-			err = lex.String(l, &v.KeyType)
+			err = decoders.String(l, &v.KeyType)
 		case "maxExpirationSeconds":
-			err = lex.Ptr(l, &v.MaxExpirationSeconds, func(l *lex.Lexer, v *int32) error { return lex.Int(l, v) })
+			err = decoders.Ptr(l, &v.MaxExpirationSeconds, func(l *decoders.Lexer, v *int32) error { return decoders.Int(l, v) })
 		case "signerName":
-			err = lex.String(l, &v.SignerName)
+			err = decoders.String(l, &v.SignerName)
 		case "user":
-			err = lex.Ptr(l, &v.User, func(l *lex.Lexer, v *int64) error { return lex.Int(l, v) })
+			err = decoders.Ptr(l, &v.User, func(l *decoders.Lexer, v *int64) error { return decoders.Int(l, v) })
 		case "userAnnotations":
-			err = lex.StringMap(l, &v.UserAnnotations)
+			err = decoders.StringMap(l, &v.UserAnnotations)
 		default:
 			l.Skip()
 		}
@@ -6882,7 +6882,7 @@ func decodeCorev1PodCertificateProjection(l *lex.Lexer, v *corev1.PodCertificate
 	}
 }
 
-func decodeCorev1SecretProjection(l *lex.Lexer, v *corev1.SecretProjection) error {
+func decodeCorev1SecretProjection(l *decoders.Lexer, v *corev1.SecretProjection) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -6894,11 +6894,11 @@ func decodeCorev1SecretProjection(l *lex.Lexer, v *corev1.SecretProjection) erro
 		var err error
 		switch string(key) {
 		case "items":
-			err = lex.Slice(l, &v.Items, decodeCorev1KeyToPath)
+			err = decoders.Slice(l, &v.Items, decodeCorev1KeyToPath)
 		case "name":
-			err = lex.String(l, &v.LocalObjectReference.Name)
+			err = decoders.String(l, &v.LocalObjectReference.Name)
 		case "optional":
-			err = lex.Ptr(l, &v.Optional, func(l *lex.Lexer, v *bool) error { return lex.Bool(l, v) })
+			err = decoders.Ptr(l, &v.Optional, func(l *decoders.Lexer, v *bool) error { return decoders.Bool(l, v) })
 		default:
 			l.Skip()
 		}
@@ -6908,7 +6908,7 @@ func decodeCorev1SecretProjection(l *lex.Lexer, v *corev1.SecretProjection) erro
 	}
 }
 
-func decodeCorev1ServiceAccountTokenProjection(l *lex.Lexer, v *corev1.ServiceAccountTokenProjection) error {
+func decodeCorev1ServiceAccountTokenProjection(l *decoders.Lexer, v *corev1.ServiceAccountTokenProjection) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -6920,13 +6920,13 @@ func decodeCorev1ServiceAccountTokenProjection(l *lex.Lexer, v *corev1.ServiceAc
 		var err error
 		switch string(key) {
 		case "audience":
-			err = lex.String(l, &v.Audience)
+			err = decoders.String(l, &v.Audience)
 		case "expirationSeconds":
-			err = lex.Ptr(l, &v.ExpirationSeconds, func(l *lex.Lexer, v *int64) error { return lex.Int(l, v) })
+			err = decoders.Ptr(l, &v.ExpirationSeconds, func(l *decoders.Lexer, v *int64) error { return decoders.Int(l, v) })
 		case "path":
-			err = lex.String(l, &v.Path)
+			err = decoders.String(l, &v.Path)
 		case "user":
-			err = lex.Ptr(l, &v.User, func(l *lex.Lexer, v *int64) error { return lex.Int(l, v) })
+			err = decoders.Ptr(l, &v.User, func(l *decoders.Lexer, v *int64) error { return decoders.Int(l, v) })
 		default:
 			l.Skip()
 		}
@@ -6936,7 +6936,7 @@ func decodeCorev1ServiceAccountTokenProjection(l *lex.Lexer, v *corev1.ServiceAc
 	}
 }
 
-func decodeCorev1ImageVolumeStatus(l *lex.Lexer, v *corev1.ImageVolumeStatus) error {
+func decodeCorev1ImageVolumeStatus(l *decoders.Lexer, v *corev1.ImageVolumeStatus) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -6948,7 +6948,7 @@ func decodeCorev1ImageVolumeStatus(l *lex.Lexer, v *corev1.ImageVolumeStatus) er
 		var err error
 		switch string(key) {
 		case "imageRef":
-			err = lex.String(l, &v.ImageRef)
+			err = decoders.String(l, &v.ImageRef)
 		default:
 			l.Skip()
 		}

@@ -3,12 +3,12 @@
 package jsondecode
 
 import (
-	lex "github.com/kubeclient/client-go/internal/jsondecode/lex"
+	decoders "github.com/kubeclient/client-go/pkg/decoders"
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
 )
 
-func decodeDiscoveryv1EndpointSlice(l *lex.Lexer, v *discoveryv1.EndpointSlice) error {
+func decodeDiscoveryv1EndpointSlice(l *decoders.Lexer, v *discoveryv1.EndpointSlice) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -20,17 +20,17 @@ func decodeDiscoveryv1EndpointSlice(l *lex.Lexer, v *discoveryv1.EndpointSlice) 
 		var err error
 		switch string(key) {
 		case "addressType":
-			err = lex.String(l, &v.AddressType)
+			err = decoders.String(l, &v.AddressType)
 		case "apiVersion":
-			err = lex.String(l, &v.TypeMeta.APIVersion)
+			err = decoders.String(l, &v.TypeMeta.APIVersion)
 		case "endpoints":
-			err = lex.Slice(l, &v.Endpoints, decodeDiscoveryv1Endpoint)
+			err = decoders.Slice(l, &v.Endpoints, decodeDiscoveryv1Endpoint)
 		case "kind":
-			err = lex.String(l, &v.TypeMeta.Kind)
+			err = decoders.String(l, &v.TypeMeta.Kind)
 		case "metadata":
 			err = decodeMetav1ObjectMeta(l, &v.ObjectMeta)
 		case "ports":
-			err = lex.Slice(l, &v.Ports, decodeDiscoveryv1EndpointPort)
+			err = decoders.Slice(l, &v.Ports, decodeDiscoveryv1EndpointPort)
 		default:
 			l.Skip()
 		}
@@ -40,7 +40,7 @@ func decodeDiscoveryv1EndpointSlice(l *lex.Lexer, v *discoveryv1.EndpointSlice) 
 	}
 }
 
-func decodeDiscoveryv1EndpointSliceList(l *lex.Lexer, v *discoveryv1.EndpointSliceList) error {
+func decodeDiscoveryv1EndpointSliceList(l *decoders.Lexer, v *discoveryv1.EndpointSliceList) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -52,11 +52,11 @@ func decodeDiscoveryv1EndpointSliceList(l *lex.Lexer, v *discoveryv1.EndpointSli
 		var err error
 		switch string(key) {
 		case "apiVersion":
-			err = lex.String(l, &v.TypeMeta.APIVersion)
+			err = decoders.String(l, &v.TypeMeta.APIVersion)
 		case "items":
-			err = lex.Slice(l, &v.Items, decodeDiscoveryv1EndpointSlice)
+			err = decoders.Slice(l, &v.Items, decodeDiscoveryv1EndpointSlice)
 		case "kind":
-			err = lex.String(l, &v.TypeMeta.Kind)
+			err = decoders.String(l, &v.TypeMeta.Kind)
 		case "metadata":
 			err = decodeMetav1ListMeta(l, &v.ListMeta)
 		default:
@@ -68,7 +68,7 @@ func decodeDiscoveryv1EndpointSliceList(l *lex.Lexer, v *discoveryv1.EndpointSli
 	}
 }
 
-func decodeDiscoveryv1Endpoint(l *lex.Lexer, v *discoveryv1.Endpoint) error {
+func decodeDiscoveryv1Endpoint(l *decoders.Lexer, v *discoveryv1.Endpoint) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -80,21 +80,21 @@ func decodeDiscoveryv1Endpoint(l *lex.Lexer, v *discoveryv1.Endpoint) error {
 		var err error
 		switch string(key) {
 		case "addresses":
-			err = lex.Slice(l, &v.Addresses, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Slice(l, &v.Addresses, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		case "conditions":
 			err = decodeDiscoveryv1EndpointConditions(l, &v.Conditions)
 		case "deprecatedTopology":
-			err = lex.StringMap(l, &v.DeprecatedTopology)
+			err = decoders.StringMap(l, &v.DeprecatedTopology)
 		case "hints":
-			err = lex.Ptr(l, &v.Hints, decodeDiscoveryv1EndpointHints)
+			err = decoders.Ptr(l, &v.Hints, decodeDiscoveryv1EndpointHints)
 		case "hostname":
-			err = lex.Ptr(l, &v.Hostname, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.Hostname, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		case "nodeName":
-			err = lex.Ptr(l, &v.NodeName, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.NodeName, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		case "targetRef":
-			err = lex.Ptr(l, &v.TargetRef, decodeCorev1ObjectReference)
+			err = decoders.Ptr(l, &v.TargetRef, decodeCorev1ObjectReference)
 		case "zone":
-			err = lex.Ptr(l, &v.Zone, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.Zone, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		default:
 			l.Skip()
 		}
@@ -104,7 +104,7 @@ func decodeDiscoveryv1Endpoint(l *lex.Lexer, v *discoveryv1.Endpoint) error {
 	}
 }
 
-func decodeDiscoveryv1EndpointPort(l *lex.Lexer, v *discoveryv1.EndpointPort) error {
+func decodeDiscoveryv1EndpointPort(l *decoders.Lexer, v *discoveryv1.EndpointPort) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -116,13 +116,13 @@ func decodeDiscoveryv1EndpointPort(l *lex.Lexer, v *discoveryv1.EndpointPort) er
 		var err error
 		switch string(key) {
 		case "appProtocol":
-			err = lex.Ptr(l, &v.AppProtocol, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.AppProtocol, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		case "name":
-			err = lex.Ptr(l, &v.Name, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.Name, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		case "port":
-			err = lex.Ptr(l, &v.Port, func(l *lex.Lexer, v *int32) error { return lex.Int(l, v) })
+			err = decoders.Ptr(l, &v.Port, func(l *decoders.Lexer, v *int32) error { return decoders.Int(l, v) })
 		case "protocol":
-			err = lex.Ptr(l, &v.Protocol, func(l *lex.Lexer, v *corev1.Protocol) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.Protocol, func(l *decoders.Lexer, v *corev1.Protocol) error { return decoders.String(l, v) })
 		default:
 			l.Skip()
 		}
@@ -132,7 +132,7 @@ func decodeDiscoveryv1EndpointPort(l *lex.Lexer, v *discoveryv1.EndpointPort) er
 	}
 }
 
-func decodeDiscoveryv1EndpointConditions(l *lex.Lexer, v *discoveryv1.EndpointConditions) error {
+func decodeDiscoveryv1EndpointConditions(l *decoders.Lexer, v *discoveryv1.EndpointConditions) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -144,11 +144,11 @@ func decodeDiscoveryv1EndpointConditions(l *lex.Lexer, v *discoveryv1.EndpointCo
 		var err error
 		switch string(key) {
 		case "ready":
-			err = lex.Ptr(l, &v.Ready, func(l *lex.Lexer, v *bool) error { return lex.Bool(l, v) })
+			err = decoders.Ptr(l, &v.Ready, func(l *decoders.Lexer, v *bool) error { return decoders.Bool(l, v) })
 		case "serving":
-			err = lex.Ptr(l, &v.Serving, func(l *lex.Lexer, v *bool) error { return lex.Bool(l, v) })
+			err = decoders.Ptr(l, &v.Serving, func(l *decoders.Lexer, v *bool) error { return decoders.Bool(l, v) })
 		case "terminating":
-			err = lex.Ptr(l, &v.Terminating, func(l *lex.Lexer, v *bool) error { return lex.Bool(l, v) })
+			err = decoders.Ptr(l, &v.Terminating, func(l *decoders.Lexer, v *bool) error { return decoders.Bool(l, v) })
 		default:
 			l.Skip()
 		}
@@ -158,7 +158,7 @@ func decodeDiscoveryv1EndpointConditions(l *lex.Lexer, v *discoveryv1.EndpointCo
 	}
 }
 
-func decodeDiscoveryv1EndpointHints(l *lex.Lexer, v *discoveryv1.EndpointHints) error {
+func decodeDiscoveryv1EndpointHints(l *decoders.Lexer, v *discoveryv1.EndpointHints) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -170,9 +170,9 @@ func decodeDiscoveryv1EndpointHints(l *lex.Lexer, v *discoveryv1.EndpointHints) 
 		var err error
 		switch string(key) {
 		case "forNodes":
-			err = lex.Slice(l, &v.ForNodes, decodeDiscoveryv1ForNode)
+			err = decoders.Slice(l, &v.ForNodes, decodeDiscoveryv1ForNode)
 		case "forZones":
-			err = lex.Slice(l, &v.ForZones, decodeDiscoveryv1ForZone)
+			err = decoders.Slice(l, &v.ForZones, decodeDiscoveryv1ForZone)
 		default:
 			l.Skip()
 		}
@@ -182,7 +182,7 @@ func decodeDiscoveryv1EndpointHints(l *lex.Lexer, v *discoveryv1.EndpointHints) 
 	}
 }
 
-func decodeDiscoveryv1ForNode(l *lex.Lexer, v *discoveryv1.ForNode) error {
+func decodeDiscoveryv1ForNode(l *decoders.Lexer, v *discoveryv1.ForNode) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -194,7 +194,7 @@ func decodeDiscoveryv1ForNode(l *lex.Lexer, v *discoveryv1.ForNode) error {
 		var err error
 		switch string(key) {
 		case "name":
-			err = lex.String(l, &v.Name)
+			err = decoders.String(l, &v.Name)
 		default:
 			l.Skip()
 		}
@@ -204,7 +204,7 @@ func decodeDiscoveryv1ForNode(l *lex.Lexer, v *discoveryv1.ForNode) error {
 	}
 }
 
-func decodeDiscoveryv1ForZone(l *lex.Lexer, v *discoveryv1.ForZone) error {
+func decodeDiscoveryv1ForZone(l *decoders.Lexer, v *discoveryv1.ForZone) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -216,7 +216,7 @@ func decodeDiscoveryv1ForZone(l *lex.Lexer, v *discoveryv1.ForZone) error {
 		var err error
 		switch string(key) {
 		case "name":
-			err = lex.String(l, &v.Name)
+			err = decoders.String(l, &v.Name)
 		default:
 			l.Skip()
 		}

@@ -3,11 +3,11 @@
 package jsondecode
 
 import (
-	lex "github.com/kubeclient/client-go/internal/jsondecode/lex"
+	decoders "github.com/kubeclient/client-go/pkg/decoders"
 	eventsv1 "k8s.io/api/events/v1"
 )
 
-func decodeEventsv1Event(l *lex.Lexer, v *eventsv1.Event) error {
+func decodeEventsv1Event(l *decoders.Lexer, v *eventsv1.Event) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -19,39 +19,39 @@ func decodeEventsv1Event(l *lex.Lexer, v *eventsv1.Event) error {
 		var err error
 		switch string(key) {
 		case "action":
-			err = lex.String(l, &v.Action)
+			err = decoders.String(l, &v.Action)
 		case "apiVersion":
-			err = lex.String(l, &v.TypeMeta.APIVersion)
+			err = decoders.String(l, &v.TypeMeta.APIVersion)
 		case "deprecatedCount":
-			err = lex.Int(l, &v.DeprecatedCount)
+			err = decoders.Int(l, &v.DeprecatedCount)
 		case "deprecatedFirstTimestamp":
-			err = lex.Time(l, &v.DeprecatedFirstTimestamp)
+			err = decoders.Time(l, &v.DeprecatedFirstTimestamp)
 		case "deprecatedLastTimestamp":
-			err = lex.Time(l, &v.DeprecatedLastTimestamp)
+			err = decoders.Time(l, &v.DeprecatedLastTimestamp)
 		case "deprecatedSource":
 			err = decodeCorev1EventSource(l, &v.DeprecatedSource)
 		case "eventTime":
-			err = lex.MicroTime(l, &v.EventTime)
+			err = decoders.MicroTime(l, &v.EventTime)
 		case "kind":
-			err = lex.String(l, &v.TypeMeta.Kind)
+			err = decoders.String(l, &v.TypeMeta.Kind)
 		case "metadata":
 			err = decodeMetav1ObjectMeta(l, &v.ObjectMeta)
 		case "note":
-			err = lex.String(l, &v.Note)
+			err = decoders.String(l, &v.Note)
 		case "reason":
-			err = lex.String(l, &v.Reason)
+			err = decoders.String(l, &v.Reason)
 		case "regarding":
 			err = decodeCorev1ObjectReference(l, &v.Regarding)
 		case "related":
-			err = lex.Ptr(l, &v.Related, decodeCorev1ObjectReference)
+			err = decoders.Ptr(l, &v.Related, decodeCorev1ObjectReference)
 		case "reportingController":
-			err = lex.String(l, &v.ReportingController)
+			err = decoders.String(l, &v.ReportingController)
 		case "reportingInstance":
-			err = lex.String(l, &v.ReportingInstance)
+			err = decoders.String(l, &v.ReportingInstance)
 		case "series":
-			err = lex.Ptr(l, &v.Series, decodeEventsv1EventSeries)
+			err = decoders.Ptr(l, &v.Series, decodeEventsv1EventSeries)
 		case "type":
-			err = lex.String(l, &v.Type)
+			err = decoders.String(l, &v.Type)
 		default:
 			l.Skip()
 		}
@@ -61,7 +61,7 @@ func decodeEventsv1Event(l *lex.Lexer, v *eventsv1.Event) error {
 	}
 }
 
-func decodeEventsv1EventList(l *lex.Lexer, v *eventsv1.EventList) error {
+func decodeEventsv1EventList(l *decoders.Lexer, v *eventsv1.EventList) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -73,11 +73,11 @@ func decodeEventsv1EventList(l *lex.Lexer, v *eventsv1.EventList) error {
 		var err error
 		switch string(key) {
 		case "apiVersion":
-			err = lex.String(l, &v.TypeMeta.APIVersion)
+			err = decoders.String(l, &v.TypeMeta.APIVersion)
 		case "items":
-			err = lex.Slice(l, &v.Items, decodeEventsv1Event)
+			err = decoders.Slice(l, &v.Items, decodeEventsv1Event)
 		case "kind":
-			err = lex.String(l, &v.TypeMeta.Kind)
+			err = decoders.String(l, &v.TypeMeta.Kind)
 		case "metadata":
 			err = decodeMetav1ListMeta(l, &v.ListMeta)
 		default:
@@ -89,7 +89,7 @@ func decodeEventsv1EventList(l *lex.Lexer, v *eventsv1.EventList) error {
 	}
 }
 
-func decodeEventsv1EventSeries(l *lex.Lexer, v *eventsv1.EventSeries) error {
+func decodeEventsv1EventSeries(l *decoders.Lexer, v *eventsv1.EventSeries) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -101,9 +101,9 @@ func decodeEventsv1EventSeries(l *lex.Lexer, v *eventsv1.EventSeries) error {
 		var err error
 		switch string(key) {
 		case "count":
-			err = lex.Int(l, &v.Count)
+			err = decoders.Int(l, &v.Count)
 		case "lastObservedTime":
-			err = lex.MicroTime(l, &v.LastObservedTime)
+			err = decoders.MicroTime(l, &v.LastObservedTime)
 		default:
 			l.Skip()
 		}

@@ -3,12 +3,12 @@
 package jsondecode
 
 import (
-	lex "github.com/kubeclient/client-go/internal/jsondecode/lex"
+	decoders "github.com/kubeclient/client-go/pkg/decoders"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	runtime "k8s.io/apimachinery/pkg/runtime"
 )
 
-func decodeMetav1Status(l *lex.Lexer, v *metav1.Status) error {
+func decodeMetav1Status(l *decoders.Lexer, v *metav1.Status) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -20,21 +20,21 @@ func decodeMetav1Status(l *lex.Lexer, v *metav1.Status) error {
 		var err error
 		switch string(key) {
 		case "apiVersion":
-			err = lex.String(l, &v.TypeMeta.APIVersion)
+			err = decoders.String(l, &v.TypeMeta.APIVersion)
 		case "code":
-			err = lex.Int(l, &v.Code)
+			err = decoders.Int(l, &v.Code)
 		case "details":
-			err = lex.Ptr(l, &v.Details, decodeMetav1StatusDetails)
+			err = decoders.Ptr(l, &v.Details, decodeMetav1StatusDetails)
 		case "kind":
-			err = lex.String(l, &v.TypeMeta.Kind)
+			err = decoders.String(l, &v.TypeMeta.Kind)
 		case "message":
-			err = lex.String(l, &v.Message)
+			err = decoders.String(l, &v.Message)
 		case "metadata":
 			err = decodeMetav1ListMeta(l, &v.ListMeta)
 		case "reason":
-			err = lex.String(l, &v.Reason)
+			err = decoders.String(l, &v.Reason)
 		case "status":
-			err = lex.String(l, &v.Status)
+			err = decoders.String(l, &v.Status)
 		default:
 			l.Skip()
 		}
@@ -44,7 +44,7 @@ func decodeMetav1Status(l *lex.Lexer, v *metav1.Status) error {
 	}
 }
 
-func decodeMetav1PartialObjectMetadata(l *lex.Lexer, v *metav1.PartialObjectMetadata) error {
+func decodeMetav1PartialObjectMetadata(l *decoders.Lexer, v *metav1.PartialObjectMetadata) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -56,9 +56,9 @@ func decodeMetav1PartialObjectMetadata(l *lex.Lexer, v *metav1.PartialObjectMeta
 		var err error
 		switch string(key) {
 		case "apiVersion":
-			err = lex.String(l, &v.TypeMeta.APIVersion)
+			err = decoders.String(l, &v.TypeMeta.APIVersion)
 		case "kind":
-			err = lex.String(l, &v.TypeMeta.Kind)
+			err = decoders.String(l, &v.TypeMeta.Kind)
 		case "metadata":
 			err = decodeMetav1ObjectMeta(l, &v.ObjectMeta)
 		default:
@@ -70,7 +70,7 @@ func decodeMetav1PartialObjectMetadata(l *lex.Lexer, v *metav1.PartialObjectMeta
 	}
 }
 
-func decodeMetav1PartialObjectMetadataList(l *lex.Lexer, v *metav1.PartialObjectMetadataList) error {
+func decodeMetav1PartialObjectMetadataList(l *decoders.Lexer, v *metav1.PartialObjectMetadataList) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -82,11 +82,11 @@ func decodeMetav1PartialObjectMetadataList(l *lex.Lexer, v *metav1.PartialObject
 		var err error
 		switch string(key) {
 		case "apiVersion":
-			err = lex.String(l, &v.TypeMeta.APIVersion)
+			err = decoders.String(l, &v.TypeMeta.APIVersion)
 		case "items":
-			err = lex.Slice(l, &v.Items, decodeMetav1PartialObjectMetadata)
+			err = decoders.Slice(l, &v.Items, decodeMetav1PartialObjectMetadata)
 		case "kind":
-			err = lex.String(l, &v.TypeMeta.Kind)
+			err = decoders.String(l, &v.TypeMeta.Kind)
 		case "metadata":
 			err = decodeMetav1ListMeta(l, &v.ListMeta)
 		default:
@@ -98,7 +98,7 @@ func decodeMetav1PartialObjectMetadataList(l *lex.Lexer, v *metav1.PartialObject
 	}
 }
 
-func decodeMetav1WatchEvent(l *lex.Lexer, v *metav1.WatchEvent) error {
+func decodeMetav1WatchEvent(l *decoders.Lexer, v *metav1.WatchEvent) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -110,9 +110,9 @@ func decodeMetav1WatchEvent(l *lex.Lexer, v *metav1.WatchEvent) error {
 		var err error
 		switch string(key) {
 		case "object":
-			err = lex.Unmarshal(l, &v.Object)
+			err = decoders.Unmarshal(l, &v.Object)
 		case "type":
-			err = lex.String(l, &v.Type)
+			err = decoders.String(l, &v.Type)
 		default:
 			l.Skip()
 		}
@@ -122,7 +122,7 @@ func decodeMetav1WatchEvent(l *lex.Lexer, v *metav1.WatchEvent) error {
 	}
 }
 
-func decodeMetav1List(l *lex.Lexer, v *metav1.List) error {
+func decodeMetav1List(l *decoders.Lexer, v *metav1.List) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -134,11 +134,11 @@ func decodeMetav1List(l *lex.Lexer, v *metav1.List) error {
 		var err error
 		switch string(key) {
 		case "apiVersion":
-			err = lex.String(l, &v.TypeMeta.APIVersion)
+			err = decoders.String(l, &v.TypeMeta.APIVersion)
 		case "items":
-			err = lex.Slice(l, &v.Items, func(l *lex.Lexer, v *runtime.RawExtension) error { return lex.Unmarshal(l, v) })
+			err = decoders.Slice(l, &v.Items, func(l *decoders.Lexer, v *runtime.RawExtension) error { return decoders.Unmarshal(l, v) })
 		case "kind":
-			err = lex.String(l, &v.TypeMeta.Kind)
+			err = decoders.String(l, &v.TypeMeta.Kind)
 		case "metadata":
 			err = decodeMetav1ListMeta(l, &v.ListMeta)
 		default:
@@ -150,7 +150,7 @@ func decodeMetav1List(l *lex.Lexer, v *metav1.List) error {
 	}
 }
 
-func decodeMetav1Table(l *lex.Lexer, v *metav1.Table) error {
+func decodeMetav1Table(l *decoders.Lexer, v *metav1.Table) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -162,15 +162,15 @@ func decodeMetav1Table(l *lex.Lexer, v *metav1.Table) error {
 		var err error
 		switch string(key) {
 		case "apiVersion":
-			err = lex.String(l, &v.TypeMeta.APIVersion)
+			err = decoders.String(l, &v.TypeMeta.APIVersion)
 		case "columnDefinitions":
-			err = lex.Slice(l, &v.ColumnDefinitions, decodeMetav1TableColumnDefinition)
+			err = decoders.Slice(l, &v.ColumnDefinitions, decodeMetav1TableColumnDefinition)
 		case "kind":
-			err = lex.String(l, &v.TypeMeta.Kind)
+			err = decoders.String(l, &v.TypeMeta.Kind)
 		case "metadata":
 			err = decodeMetav1ListMeta(l, &v.ListMeta)
 		case "rows":
-			err = lex.Slice(l, &v.Rows, decodeMetav1TableRow)
+			err = decoders.Slice(l, &v.Rows, decodeMetav1TableRow)
 		default:
 			l.Skip()
 		}
@@ -180,7 +180,7 @@ func decodeMetav1Table(l *lex.Lexer, v *metav1.Table) error {
 	}
 }
 
-func decodeMetav1ObjectMeta(l *lex.Lexer, v *metav1.ObjectMeta) error {
+func decodeMetav1ObjectMeta(l *decoders.Lexer, v *metav1.ObjectMeta) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -192,35 +192,35 @@ func decodeMetav1ObjectMeta(l *lex.Lexer, v *metav1.ObjectMeta) error {
 		var err error
 		switch string(key) {
 		case "annotations":
-			err = lex.SharedStringMap(l, &v.Annotations)
+			err = decoders.SharedStringMap(l, &v.Annotations)
 		case "creationTimestamp":
-			err = lex.Time(l, &v.CreationTimestamp)
+			err = decoders.Time(l, &v.CreationTimestamp)
 		case "deletionGracePeriodSeconds":
-			err = lex.Ptr(l, &v.DeletionGracePeriodSeconds, func(l *lex.Lexer, v *int64) error { return lex.Int(l, v) })
+			err = decoders.Ptr(l, &v.DeletionGracePeriodSeconds, func(l *decoders.Lexer, v *int64) error { return decoders.Int(l, v) })
 		case "deletionTimestamp":
-			err = lex.Ptr(l, &v.DeletionTimestamp, lex.Time)
+			err = decoders.Ptr(l, &v.DeletionTimestamp, decoders.Time)
 		case "finalizers":
-			err = lex.Slice(l, &v.Finalizers, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Slice(l, &v.Finalizers, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		case "generateName":
-			err = lex.String(l, &v.GenerateName)
+			err = decoders.String(l, &v.GenerateName)
 		case "generation":
-			err = lex.Int(l, &v.Generation)
+			err = decoders.Int(l, &v.Generation)
 		case "labels":
-			err = lex.SharedStringMap(l, &v.Labels)
+			err = decoders.SharedStringMap(l, &v.Labels)
 		case "managedFields":
-			err = lex.Slice(l, &v.ManagedFields, decodeMetav1ManagedFieldsEntry)
+			err = decoders.Slice(l, &v.ManagedFields, decodeMetav1ManagedFieldsEntry)
 		case "name":
-			err = lex.UniqueString(l, &v.Name)
+			err = decoders.UniqueString(l, &v.Name)
 		case "namespace":
-			err = lex.String(l, &v.Namespace)
+			err = decoders.String(l, &v.Namespace)
 		case "ownerReferences":
-			err = lex.Slice(l, &v.OwnerReferences, decodeMetav1OwnerReference)
+			err = decoders.Slice(l, &v.OwnerReferences, decodeMetav1OwnerReference)
 		case "resourceVersion":
-			err = lex.UniqueString(l, &v.ResourceVersion)
+			err = decoders.UniqueString(l, &v.ResourceVersion)
 		case "selfLink":
-			err = lex.UniqueString(l, &v.SelfLink)
+			err = decoders.UniqueString(l, &v.SelfLink)
 		case "uid":
-			err = lex.UniqueString(l, &v.UID)
+			err = decoders.UniqueString(l, &v.UID)
 		default:
 			l.Skip()
 		}
@@ -230,7 +230,7 @@ func decodeMetav1ObjectMeta(l *lex.Lexer, v *metav1.ObjectMeta) error {
 	}
 }
 
-func decodeMetav1ListMeta(l *lex.Lexer, v *metav1.ListMeta) error {
+func decodeMetav1ListMeta(l *decoders.Lexer, v *metav1.ListMeta) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -242,15 +242,15 @@ func decodeMetav1ListMeta(l *lex.Lexer, v *metav1.ListMeta) error {
 		var err error
 		switch string(key) {
 		case "continue":
-			err = lex.UniqueString(l, &v.Continue)
+			err = decoders.UniqueString(l, &v.Continue)
 		case "remainingItemCount":
-			err = lex.Ptr(l, &v.RemainingItemCount, func(l *lex.Lexer, v *int64) error { return lex.Int(l, v) })
+			err = decoders.Ptr(l, &v.RemainingItemCount, func(l *decoders.Lexer, v *int64) error { return decoders.Int(l, v) })
 		case "resourceVersion":
-			err = lex.UniqueString(l, &v.ResourceVersion)
+			err = decoders.UniqueString(l, &v.ResourceVersion)
 		case "selfLink":
-			err = lex.UniqueString(l, &v.SelfLink)
+			err = decoders.UniqueString(l, &v.SelfLink)
 		case "shardInfo":
-			err = lex.Ptr(l, &v.ShardInfo, decodeMetav1ShardInfo)
+			err = decoders.Ptr(l, &v.ShardInfo, decodeMetav1ShardInfo)
 		default:
 			l.Skip()
 		}
@@ -260,7 +260,7 @@ func decodeMetav1ListMeta(l *lex.Lexer, v *metav1.ListMeta) error {
 	}
 }
 
-func decodeMetav1StatusDetails(l *lex.Lexer, v *metav1.StatusDetails) error {
+func decodeMetav1StatusDetails(l *decoders.Lexer, v *metav1.StatusDetails) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -272,17 +272,17 @@ func decodeMetav1StatusDetails(l *lex.Lexer, v *metav1.StatusDetails) error {
 		var err error
 		switch string(key) {
 		case "causes":
-			err = lex.Slice(l, &v.Causes, decodeMetav1StatusCause)
+			err = decoders.Slice(l, &v.Causes, decodeMetav1StatusCause)
 		case "group":
-			err = lex.String(l, &v.Group)
+			err = decoders.String(l, &v.Group)
 		case "kind":
-			err = lex.String(l, &v.Kind)
+			err = decoders.String(l, &v.Kind)
 		case "name":
-			err = lex.String(l, &v.Name)
+			err = decoders.String(l, &v.Name)
 		case "retryAfterSeconds":
-			err = lex.Int(l, &v.RetryAfterSeconds)
+			err = decoders.Int(l, &v.RetryAfterSeconds)
 		case "uid":
-			err = lex.String(l, &v.UID)
+			err = decoders.String(l, &v.UID)
 		default:
 			l.Skip()
 		}
@@ -292,7 +292,7 @@ func decodeMetav1StatusDetails(l *lex.Lexer, v *metav1.StatusDetails) error {
 	}
 }
 
-func decodeMetav1TableColumnDefinition(l *lex.Lexer, v *metav1.TableColumnDefinition) error {
+func decodeMetav1TableColumnDefinition(l *decoders.Lexer, v *metav1.TableColumnDefinition) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -304,15 +304,15 @@ func decodeMetav1TableColumnDefinition(l *lex.Lexer, v *metav1.TableColumnDefini
 		var err error
 		switch string(key) {
 		case "description":
-			err = lex.String(l, &v.Description)
+			err = decoders.String(l, &v.Description)
 		case "format":
-			err = lex.String(l, &v.Format)
+			err = decoders.String(l, &v.Format)
 		case "name":
-			err = lex.String(l, &v.Name)
+			err = decoders.String(l, &v.Name)
 		case "priority":
-			err = lex.Int(l, &v.Priority)
+			err = decoders.Int(l, &v.Priority)
 		case "type":
-			err = lex.String(l, &v.Type)
+			err = decoders.String(l, &v.Type)
 		default:
 			l.Skip()
 		}
@@ -322,7 +322,7 @@ func decodeMetav1TableColumnDefinition(l *lex.Lexer, v *metav1.TableColumnDefini
 	}
 }
 
-func decodeMetav1TableRow(l *lex.Lexer, v *metav1.TableRow) error {
+func decodeMetav1TableRow(l *decoders.Lexer, v *metav1.TableRow) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -334,11 +334,11 @@ func decodeMetav1TableRow(l *lex.Lexer, v *metav1.TableRow) error {
 		var err error
 		switch string(key) {
 		case "cells":
-			err = lex.Fallback(l, &v.Cells)
+			err = decoders.Fallback(l, &v.Cells)
 		case "conditions":
-			err = lex.Slice(l, &v.Conditions, decodeMetav1TableRowCondition)
+			err = decoders.Slice(l, &v.Conditions, decodeMetav1TableRowCondition)
 		case "object":
-			err = lex.Unmarshal(l, &v.Object)
+			err = decoders.Unmarshal(l, &v.Object)
 		default:
 			l.Skip()
 		}
@@ -348,7 +348,7 @@ func decodeMetav1TableRow(l *lex.Lexer, v *metav1.TableRow) error {
 	}
 }
 
-func decodeMetav1ManagedFieldsEntry(l *lex.Lexer, v *metav1.ManagedFieldsEntry) error {
+func decodeMetav1ManagedFieldsEntry(l *decoders.Lexer, v *metav1.ManagedFieldsEntry) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -360,19 +360,19 @@ func decodeMetav1ManagedFieldsEntry(l *lex.Lexer, v *metav1.ManagedFieldsEntry) 
 		var err error
 		switch string(key) {
 		case "apiVersion":
-			err = lex.String(l, &v.APIVersion)
+			err = decoders.String(l, &v.APIVersion)
 		case "fieldsType":
-			err = lex.String(l, &v.FieldsType)
+			err = decoders.String(l, &v.FieldsType)
 		case "fieldsV1":
-			err = lex.Ptr(l, &v.FieldsV1, lex.FieldsV1)
+			err = decoders.Ptr(l, &v.FieldsV1, decoders.FieldsV1)
 		case "manager":
-			err = lex.String(l, &v.Manager)
+			err = decoders.String(l, &v.Manager)
 		case "operation":
-			err = lex.String(l, &v.Operation)
+			err = decoders.String(l, &v.Operation)
 		case "subresource":
-			err = lex.String(l, &v.Subresource)
+			err = decoders.String(l, &v.Subresource)
 		case "time":
-			err = lex.Ptr(l, &v.Time, lex.Time)
+			err = decoders.Ptr(l, &v.Time, decoders.Time)
 		default:
 			l.Skip()
 		}
@@ -382,7 +382,7 @@ func decodeMetav1ManagedFieldsEntry(l *lex.Lexer, v *metav1.ManagedFieldsEntry) 
 	}
 }
 
-func decodeMetav1OwnerReference(l *lex.Lexer, v *metav1.OwnerReference) error {
+func decodeMetav1OwnerReference(l *decoders.Lexer, v *metav1.OwnerReference) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -394,17 +394,17 @@ func decodeMetav1OwnerReference(l *lex.Lexer, v *metav1.OwnerReference) error {
 		var err error
 		switch string(key) {
 		case "apiVersion":
-			err = lex.String(l, &v.APIVersion)
+			err = decoders.String(l, &v.APIVersion)
 		case "blockOwnerDeletion":
-			err = lex.Ptr(l, &v.BlockOwnerDeletion, func(l *lex.Lexer, v *bool) error { return lex.Bool(l, v) })
+			err = decoders.Ptr(l, &v.BlockOwnerDeletion, func(l *decoders.Lexer, v *bool) error { return decoders.Bool(l, v) })
 		case "controller":
-			err = lex.Ptr(l, &v.Controller, func(l *lex.Lexer, v *bool) error { return lex.Bool(l, v) })
+			err = decoders.Ptr(l, &v.Controller, func(l *decoders.Lexer, v *bool) error { return decoders.Bool(l, v) })
 		case "kind":
-			err = lex.String(l, &v.Kind)
+			err = decoders.String(l, &v.Kind)
 		case "name":
-			err = lex.String(l, &v.Name)
+			err = decoders.String(l, &v.Name)
 		case "uid":
-			err = lex.String(l, &v.UID)
+			err = decoders.String(l, &v.UID)
 		default:
 			l.Skip()
 		}
@@ -414,7 +414,7 @@ func decodeMetav1OwnerReference(l *lex.Lexer, v *metav1.OwnerReference) error {
 	}
 }
 
-func decodeMetav1ShardInfo(l *lex.Lexer, v *metav1.ShardInfo) error {
+func decodeMetav1ShardInfo(l *decoders.Lexer, v *metav1.ShardInfo) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -426,7 +426,7 @@ func decodeMetav1ShardInfo(l *lex.Lexer, v *metav1.ShardInfo) error {
 		var err error
 		switch string(key) {
 		case "selector":
-			err = lex.String(l, &v.Selector)
+			err = decoders.String(l, &v.Selector)
 		default:
 			l.Skip()
 		}
@@ -436,7 +436,7 @@ func decodeMetav1ShardInfo(l *lex.Lexer, v *metav1.ShardInfo) error {
 	}
 }
 
-func decodeMetav1LabelSelector(l *lex.Lexer, v *metav1.LabelSelector) error {
+func decodeMetav1LabelSelector(l *decoders.Lexer, v *metav1.LabelSelector) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -448,9 +448,9 @@ func decodeMetav1LabelSelector(l *lex.Lexer, v *metav1.LabelSelector) error {
 		var err error
 		switch string(key) {
 		case "matchExpressions":
-			err = lex.Slice(l, &v.MatchExpressions, decodeMetav1LabelSelectorRequirement)
+			err = decoders.Slice(l, &v.MatchExpressions, decodeMetav1LabelSelectorRequirement)
 		case "matchLabels":
-			err = lex.StringMap(l, &v.MatchLabels)
+			err = decoders.StringMap(l, &v.MatchLabels)
 		default:
 			l.Skip()
 		}
@@ -460,7 +460,7 @@ func decodeMetav1LabelSelector(l *lex.Lexer, v *metav1.LabelSelector) error {
 	}
 }
 
-func decodeMetav1Condition(l *lex.Lexer, v *metav1.Condition) error {
+func decodeMetav1Condition(l *decoders.Lexer, v *metav1.Condition) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -472,17 +472,17 @@ func decodeMetav1Condition(l *lex.Lexer, v *metav1.Condition) error {
 		var err error
 		switch string(key) {
 		case "lastTransitionTime":
-			err = lex.Time(l, &v.LastTransitionTime)
+			err = decoders.Time(l, &v.LastTransitionTime)
 		case "message":
-			err = lex.String(l, &v.Message)
+			err = decoders.String(l, &v.Message)
 		case "observedGeneration":
-			err = lex.Int(l, &v.ObservedGeneration)
+			err = decoders.Int(l, &v.ObservedGeneration)
 		case "reason":
-			err = lex.String(l, &v.Reason)
+			err = decoders.String(l, &v.Reason)
 		case "status":
-			err = lex.String(l, &v.Status)
+			err = decoders.String(l, &v.Status)
 		case "type":
-			err = lex.String(l, &v.Type)
+			err = decoders.String(l, &v.Type)
 		default:
 			l.Skip()
 		}
@@ -492,7 +492,7 @@ func decodeMetav1Condition(l *lex.Lexer, v *metav1.Condition) error {
 	}
 }
 
-func decodeMetav1StatusCause(l *lex.Lexer, v *metav1.StatusCause) error {
+func decodeMetav1StatusCause(l *decoders.Lexer, v *metav1.StatusCause) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -504,11 +504,11 @@ func decodeMetav1StatusCause(l *lex.Lexer, v *metav1.StatusCause) error {
 		var err error
 		switch string(key) {
 		case "field":
-			err = lex.String(l, &v.Field)
+			err = decoders.String(l, &v.Field)
 		case "message":
-			err = lex.String(l, &v.Message)
+			err = decoders.String(l, &v.Message)
 		case "reason":
-			err = lex.String(l, &v.Type)
+			err = decoders.String(l, &v.Type)
 		default:
 			l.Skip()
 		}
@@ -518,7 +518,7 @@ func decodeMetav1StatusCause(l *lex.Lexer, v *metav1.StatusCause) error {
 	}
 }
 
-func decodeMetav1TableRowCondition(l *lex.Lexer, v *metav1.TableRowCondition) error {
+func decodeMetav1TableRowCondition(l *decoders.Lexer, v *metav1.TableRowCondition) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -530,13 +530,13 @@ func decodeMetav1TableRowCondition(l *lex.Lexer, v *metav1.TableRowCondition) er
 		var err error
 		switch string(key) {
 		case "message":
-			err = lex.String(l, &v.Message)
+			err = decoders.String(l, &v.Message)
 		case "reason":
-			err = lex.String(l, &v.Reason)
+			err = decoders.String(l, &v.Reason)
 		case "status":
-			err = lex.String(l, &v.Status)
+			err = decoders.String(l, &v.Status)
 		case "type":
-			err = lex.String(l, &v.Type)
+			err = decoders.String(l, &v.Type)
 		default:
 			l.Skip()
 		}
@@ -546,7 +546,7 @@ func decodeMetav1TableRowCondition(l *lex.Lexer, v *metav1.TableRowCondition) er
 	}
 }
 
-func decodeMetav1LabelSelectorRequirement(l *lex.Lexer, v *metav1.LabelSelectorRequirement) error {
+func decodeMetav1LabelSelectorRequirement(l *decoders.Lexer, v *metav1.LabelSelectorRequirement) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -558,11 +558,11 @@ func decodeMetav1LabelSelectorRequirement(l *lex.Lexer, v *metav1.LabelSelectorR
 		var err error
 		switch string(key) {
 		case "key":
-			err = lex.String(l, &v.Key)
+			err = decoders.String(l, &v.Key)
 		case "operator":
-			err = lex.String(l, &v.Operator)
+			err = decoders.String(l, &v.Operator)
 		case "values":
-			err = lex.Slice(l, &v.Values, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Slice(l, &v.Values, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		default:
 			l.Skip()
 		}

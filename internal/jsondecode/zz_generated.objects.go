@@ -3,7 +3,7 @@
 package jsondecode
 
 import (
-	lex "github.com/kubeclient/client-go/internal/jsondecode/lex"
+	decoders "github.com/kubeclient/client-go/pkg/decoders"
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	coordinationv1 "k8s.io/api/coordination/v1"
@@ -16,148 +16,148 @@ import (
 
 // decodeObject decodes the document of l into obj when obj's type has a
 // generated decoder, reporting whether it has.
-func decodeObject(l *lex.Lexer, obj runtime.Object) (bool, error) {
+func decodeObject(l *decoders.Lexer, obj runtime.Object) (bool, error) {
 	switch o := obj.(type) {
 	case *corev1.Binding:
-		return true, lex.Decode(l, o, decodeCorev1Binding)
+		return true, decoders.Decode(l, o, decodeCorev1Binding)
 	case *corev1.ComponentStatus:
-		return true, lex.Decode(l, o, decodeCorev1ComponentStatus)
+		return true, decoders.Decode(l, o, decodeCorev1ComponentStatus)
 	case *corev1.ComponentStatusList:
-		return true, lex.Decode(l, o, decodeCorev1ComponentStatusList)
+		return true, decoders.Decode(l, o, decodeCorev1ComponentStatusList)
 	case *corev1.ConfigMap:
-		return true, lex.Decode(l, o, decodeCorev1ConfigMap)
+		return true, decoders.Decode(l, o, decodeCorev1ConfigMap)
 	case *corev1.ConfigMapList:
-		return true, lex.Decode(l, o, decodeCorev1ConfigMapList)
+		return true, decoders.Decode(l, o, decodeCorev1ConfigMapList)
 	case *corev1.Endpoints:
-		return true, lex.Decode(l, o, decodeCorev1Endpoints)
+		return true, decoders.Decode(l, o, decodeCorev1Endpoints)
 	case *corev1.EndpointsList:
-		return true, lex.Decode(l, o, decodeCorev1EndpointsList)
+		return true, decoders.Decode(l, o, decodeCorev1EndpointsList)
 	case *corev1.Event:
-		return true, lex.Decode(l, o, decodeCorev1Event)
+		return true, decoders.Decode(l, o, decodeCorev1Event)
 	case *corev1.EventList:
-		return true, lex.Decode(l, o, decodeCorev1EventList)
+		return true, decoders.Decode(l, o, decodeCorev1EventList)
 	case *corev1.LimitRange:
-		return true, lex.Decode(l, o, decodeCorev1LimitRange)
+		return true, decoders.Decode(l, o, decodeCorev1LimitRange)
 	case *corev1.LimitRangeList:
-		return true, lex.Decode(l, o, decodeCorev1LimitRangeList)
+		return true, decoders.Decode(l, o, decodeCorev1LimitRangeList)
 	case *corev1.List:
-		return true, lex.Decode(l, o, decodeCorev1List)
+		return true, decoders.Decode(l, o, decodeCorev1List)
 	case *corev1.Namespace:
-		return true, lex.Decode(l, o, decodeCorev1Namespace)
+		return true, decoders.Decode(l, o, decodeCorev1Namespace)
 	case *corev1.NamespaceList:
-		return true, lex.Decode(l, o, decodeCorev1NamespaceList)
+		return true, decoders.Decode(l, o, decodeCorev1NamespaceList)
 	case *corev1.Node:
-		return true, lex.Decode(l, o, decodeCorev1Node)
+		return true, decoders.Decode(l, o, decodeCorev1Node)
 	case *corev1.NodeList:
-		return true, lex.Decode(l, o, decodeCorev1NodeList)
+		return true, decoders.Decode(l, o, decodeCorev1NodeList)
 	case *corev1.NodeProxyOptions:
-		return true, lex.Decode(l, o, decodeCorev1NodeProxyOptions)
+		return true, decoders.Decode(l, o, decodeCorev1NodeProxyOptions)
 	case *corev1.ObjectReference:
-		return true, lex.Decode(l, o, decodeCorev1ObjectReference)
+		return true, decoders.Decode(l, o, decodeCorev1ObjectReference)
 	case *corev1.PersistentVolume:
-		return true, lex.Decode(l, o, decodeCorev1PersistentVolume)
+		return true, decoders.Decode(l, o, decodeCorev1PersistentVolume)
 	case *corev1.PersistentVolumeClaim:
-		return true, lex.Decode(l, o, decodeCorev1PersistentVolumeClaim)
+		return true, decoders.Decode(l, o, decodeCorev1PersistentVolumeClaim)
 	case *corev1.PersistentVolumeClaimList:
-		return true, lex.Decode(l, o, decodeCorev1PersistentVolumeClaimList)
+		return true, decoders.Decode(l, o, decodeCorev1PersistentVolumeClaimList)
 	case *corev1.PersistentVolumeList:
-		return true, lex.Decode(l, o, decodeCorev1PersistentVolumeList)
+		return true, decoders.Decode(l, o, decodeCorev1PersistentVolumeList)
 	case *corev1.Pod:
-		return true, lex.Decode(l, o, decodeCorev1Pod)
+		return true, decoders.Decode(l, o, decodeCorev1Pod)
 	case *corev1.PodAttachOptions:
-		return true, lex.Decode(l, o, decodeCorev1PodAttachOptions)
+		return true, decoders.Decode(l, o, decodeCorev1PodAttachOptions)
 	case *corev1.PodExecOptions:
-		return true, lex.Decode(l, o, decodeCorev1PodExecOptions)
+		return true, decoders.Decode(l, o, decodeCorev1PodExecOptions)
 	case *corev1.PodList:
-		return true, lex.Decode(l, o, decodeCorev1PodList)
+		return true, decoders.Decode(l, o, decodeCorev1PodList)
 	case *corev1.PodLogOptions:
-		return true, lex.Decode(l, o, decodeCorev1PodLogOptions)
+		return true, decoders.Decode(l, o, decodeCorev1PodLogOptions)
 	case *corev1.PodPortForwardOptions:
-		return true, lex.Decode(l, o, decodeCorev1PodPortForwardOptions)
+		return true, decoders.Decode(l, o, decodeCorev1PodPortForwardOptions)
 	case *corev1.PodProxyOptions:
-		return true, lex.Decode(l, o, decodeCorev1PodProxyOptions)
+		return true, decoders.Decode(l, o, decodeCorev1PodProxyOptions)
 	case *corev1.PodTemplate:
-		return true, lex.Decode(l, o, decodeCorev1PodTemplate)
+		return true, decoders.Decode(l, o, decodeCorev1PodTemplate)
 	case *corev1.PodTemplateList:
-		return true, lex.Decode(l, o, decodeCorev1PodTemplateList)
+		return true, decoders.Decode(l, o, decodeCorev1PodTemplateList)
 	case *corev1.RangeAllocation:
-		return true, lex.Decode(l, o, decodeCorev1RangeAllocation)
+		return true, decoders.Decode(l, o, decodeCorev1RangeAllocation)
 	case *corev1.ReplicationController:
-		return true, lex.Decode(l, o, decodeCorev1ReplicationController)
+		return true, decoders.Decode(l, o, decodeCorev1ReplicationController)
 	case *corev1.ReplicationControllerList:
-		return true, lex.Decode(l, o, decodeCorev1ReplicationControllerList)
+		return true, decoders.Decode(l, o, decodeCorev1ReplicationControllerList)
 	case *corev1.ResourceQuota:
-		return true, lex.Decode(l, o, decodeCorev1ResourceQuota)
+		return true, decoders.Decode(l, o, decodeCorev1ResourceQuota)
 	case *corev1.ResourceQuotaList:
-		return true, lex.Decode(l, o, decodeCorev1ResourceQuotaList)
+		return true, decoders.Decode(l, o, decodeCorev1ResourceQuotaList)
 	case *corev1.Secret:
-		return true, lex.Decode(l, o, decodeCorev1Secret)
+		return true, decoders.Decode(l, o, decodeCorev1Secret)
 	case *corev1.SecretList:
-		return true, lex.Decode(l, o, decodeCorev1SecretList)
+		return true, decoders.Decode(l, o, decodeCorev1SecretList)
 	case *corev1.SerializedReference:
-		return true, lex.Decode(l, o, decodeCorev1SerializedReference)
+		return true, decoders.Decode(l, o, decodeCorev1SerializedReference)
 	case *corev1.Service:
-		return true, lex.Decode(l, o, decodeCorev1Service)
+		return true, decoders.Decode(l, o, decodeCorev1Service)
 	case *corev1.ServiceAccount:
-		return true, lex.Decode(l, o, decodeCorev1ServiceAccount)
+		return true, decoders.Decode(l, o, decodeCorev1ServiceAccount)
 	case *corev1.ServiceAccountList:
-		return true, lex.Decode(l, o, decodeCorev1ServiceAccountList)
+		return true, decoders.Decode(l, o, decodeCorev1ServiceAccountList)
 	case *corev1.ServiceList:
-		return true, lex.Decode(l, o, decodeCorev1ServiceList)
+		return true, decoders.Decode(l, o, decodeCorev1ServiceList)
 	case *corev1.ServiceProxyOptions:
-		return true, lex.Decode(l, o, decodeCorev1ServiceProxyOptions)
+		return true, decoders.Decode(l, o, decodeCorev1ServiceProxyOptions)
 	case *appsv1.ControllerRevision:
-		return true, lex.Decode(l, o, decodeAppsv1ControllerRevision)
+		return true, decoders.Decode(l, o, decodeAppsv1ControllerRevision)
 	case *appsv1.ControllerRevisionList:
-		return true, lex.Decode(l, o, decodeAppsv1ControllerRevisionList)
+		return true, decoders.Decode(l, o, decodeAppsv1ControllerRevisionList)
 	case *appsv1.DaemonSet:
-		return true, lex.Decode(l, o, decodeAppsv1DaemonSet)
+		return true, decoders.Decode(l, o, decodeAppsv1DaemonSet)
 	case *appsv1.DaemonSetList:
-		return true, lex.Decode(l, o, decodeAppsv1DaemonSetList)
+		return true, decoders.Decode(l, o, decodeAppsv1DaemonSetList)
 	case *appsv1.Deployment:
-		return true, lex.Decode(l, o, decodeAppsv1Deployment)
+		return true, decoders.Decode(l, o, decodeAppsv1Deployment)
 	case *appsv1.DeploymentList:
-		return true, lex.Decode(l, o, decodeAppsv1DeploymentList)
+		return true, decoders.Decode(l, o, decodeAppsv1DeploymentList)
 	case *appsv1.ReplicaSet:
-		return true, lex.Decode(l, o, decodeAppsv1ReplicaSet)
+		return true, decoders.Decode(l, o, decodeAppsv1ReplicaSet)
 	case *appsv1.ReplicaSetList:
-		return true, lex.Decode(l, o, decodeAppsv1ReplicaSetList)
+		return true, decoders.Decode(l, o, decodeAppsv1ReplicaSetList)
 	case *appsv1.StatefulSet:
-		return true, lex.Decode(l, o, decodeAppsv1StatefulSet)
+		return true, decoders.Decode(l, o, decodeAppsv1StatefulSet)
 	case *appsv1.StatefulSetList:
-		return true, lex.Decode(l, o, decodeAppsv1StatefulSetList)
+		return true, decoders.Decode(l, o, decodeAppsv1StatefulSetList)
 	case *batchv1.CronJob:
-		return true, lex.Decode(l, o, decodeBatchv1CronJob)
+		return true, decoders.Decode(l, o, decodeBatchv1CronJob)
 	case *batchv1.CronJobList:
-		return true, lex.Decode(l, o, decodeBatchv1CronJobList)
+		return true, decoders.Decode(l, o, decodeBatchv1CronJobList)
 	case *batchv1.Job:
-		return true, lex.Decode(l, o, decodeBatchv1Job)
+		return true, decoders.Decode(l, o, decodeBatchv1Job)
 	case *batchv1.JobList:
-		return true, lex.Decode(l, o, decodeBatchv1JobList)
+		return true, decoders.Decode(l, o, decodeBatchv1JobList)
 	case *coordinationv1.Lease:
-		return true, lex.Decode(l, o, decodeCoordinationv1Lease)
+		return true, decoders.Decode(l, o, decodeCoordinationv1Lease)
 	case *coordinationv1.LeaseList:
-		return true, lex.Decode(l, o, decodeCoordinationv1LeaseList)
+		return true, decoders.Decode(l, o, decodeCoordinationv1LeaseList)
 	case *discoveryv1.EndpointSlice:
-		return true, lex.Decode(l, o, decodeDiscoveryv1EndpointSlice)
+		return true, decoders.Decode(l, o, decodeDiscoveryv1EndpointSlice)
 	case *discoveryv1.EndpointSliceList:
-		return true, lex.Decode(l, o, decodeDiscoveryv1EndpointSliceList)
+		return true, decoders.Decode(l, o, decodeDiscoveryv1EndpointSliceList)
 	case *eventsv1.Event:
-		return true, lex.Decode(l, o, decodeEventsv1Event)
+		return true, decoders.Decode(l, o, decodeEventsv1Event)
 	case *eventsv1.EventList:
-		return true, lex.Decode(l, o, decodeEventsv1EventList)
+		return true, decoders.Decode(l, o, decodeEventsv1EventList)
 	case *metav1.Status:
-		return true, lex.Decode(l, o, decodeMetav1Status)
+		return true, decoders.Decode(l, o, decodeMetav1Status)
 	case *metav1.PartialObjectMetadata:
-		return true, lex.Decode(l, o, decodeMetav1PartialObjectMetadata)
+		return true, decoders.Decode(l, o, decodeMetav1PartialObjectMetadata)
 	case *metav1.PartialObjectMetadataList:
-		return true, lex.Decode(l, o, decodeMetav1PartialObjectMetadataList)
+		return true, decoders.Decode(l, o, decodeMetav1PartialObjectMetadataList)
 	case *metav1.WatchEvent:
-		return true, lex.Decode(l, o, decodeMetav1WatchEvent)
+		return true, decoders.Decode(l, o, decodeMetav1WatchEvent)
 	case *metav1.List:
-		return true, lex.Decode(l, o, decodeMetav1List)
+		return true, decoders.Decode(l, o, decodeMetav1List)
 	case *metav1.Table:
-		return true, lex.Decode(l, o, decodeMetav1Table)
+		return true, decoders.Decode(l, o, decodeMetav1Table)
 	}
 	return false, nil
 }

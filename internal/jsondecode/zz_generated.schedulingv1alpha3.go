@@ -3,11 +3,11 @@
 package jsondecode
 
 import (
-	lex "github.com/kubeclient/client-go/internal/jsondecode/lex"
+	decoders "github.com/kubeclient/client-go/pkg/decoders"
 	schedulingv1alpha3 "k8s.io/api/scheduling/v1alpha3"
 )
 
-func decodeSchedulingv1alpha3WorkloadPodGroupDisruptionMode(l *lex.Lexer, v *schedulingv1alpha3.WorkloadPodGroupDisruptionMode) error {
+func decodeSchedulingv1alpha3WorkloadPodGroupDisruptionMode(l *decoders.Lexer, v *schedulingv1alpha3.WorkloadPodGroupDisruptionMode) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -19,9 +19,9 @@ func decodeSchedulingv1alpha3WorkloadPodGroupDisruptionMode(l *lex.Lexer, v *sch
 		var err error
 		switch string(key) {
 		case "all":
-			err = lex.Ptr(l, &v.All, decodeSchedulingv1alpha3WorkloadPodGroupAllDisruptionMode)
+			err = decoders.Ptr(l, &v.All, decodeSchedulingv1alpha3WorkloadPodGroupAllDisruptionMode)
 		case "single":
-			err = lex.Ptr(l, &v.Single, decodeSchedulingv1alpha3WorkloadPodGroupSingleDisruptionMode)
+			err = decoders.Ptr(l, &v.Single, decodeSchedulingv1alpha3WorkloadPodGroupSingleDisruptionMode)
 		default:
 			l.Skip()
 		}
@@ -31,7 +31,7 @@ func decodeSchedulingv1alpha3WorkloadPodGroupDisruptionMode(l *lex.Lexer, v *sch
 	}
 }
 
-func decodeSchedulingv1alpha3WorkloadPodGroupResourceClaim(l *lex.Lexer, v *schedulingv1alpha3.WorkloadPodGroupResourceClaim) error {
+func decodeSchedulingv1alpha3WorkloadPodGroupResourceClaim(l *decoders.Lexer, v *schedulingv1alpha3.WorkloadPodGroupResourceClaim) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -43,11 +43,11 @@ func decodeSchedulingv1alpha3WorkloadPodGroupResourceClaim(l *lex.Lexer, v *sche
 		var err error
 		switch string(key) {
 		case "name":
-			err = lex.String(l, &v.Name)
+			err = decoders.String(l, &v.Name)
 		case "resourceClaimName":
-			err = lex.Ptr(l, &v.ResourceClaimName, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.ResourceClaimName, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		case "resourceClaimTemplateName":
-			err = lex.Ptr(l, &v.ResourceClaimTemplateName, func(l *lex.Lexer, v *string) error { return lex.String(l, v) })
+			err = decoders.Ptr(l, &v.ResourceClaimTemplateName, func(l *decoders.Lexer, v *string) error { return decoders.String(l, v) })
 		default:
 			l.Skip()
 		}
@@ -57,7 +57,7 @@ func decodeSchedulingv1alpha3WorkloadPodGroupResourceClaim(l *lex.Lexer, v *sche
 	}
 }
 
-func decodeSchedulingv1alpha3WorkloadPodGroupSchedulingConstraints(l *lex.Lexer, v *schedulingv1alpha3.WorkloadPodGroupSchedulingConstraints) error {
+func decodeSchedulingv1alpha3WorkloadPodGroupSchedulingConstraints(l *decoders.Lexer, v *schedulingv1alpha3.WorkloadPodGroupSchedulingConstraints) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -69,7 +69,7 @@ func decodeSchedulingv1alpha3WorkloadPodGroupSchedulingConstraints(l *lex.Lexer,
 		var err error
 		switch string(key) {
 		case "topology":
-			err = lex.Slice(l, &v.Topology, decodeSchedulingv1alpha3TopologyConstraint)
+			err = decoders.Slice(l, &v.Topology, decodeSchedulingv1alpha3TopologyConstraint)
 		default:
 			l.Skip()
 		}
@@ -79,7 +79,7 @@ func decodeSchedulingv1alpha3WorkloadPodGroupSchedulingConstraints(l *lex.Lexer,
 	}
 }
 
-func decodeSchedulingv1alpha3WorkloadPodGroupSchedulingPolicy(l *lex.Lexer, v *schedulingv1alpha3.WorkloadPodGroupSchedulingPolicy) error {
+func decodeSchedulingv1alpha3WorkloadPodGroupSchedulingPolicy(l *decoders.Lexer, v *schedulingv1alpha3.WorkloadPodGroupSchedulingPolicy) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -91,9 +91,9 @@ func decodeSchedulingv1alpha3WorkloadPodGroupSchedulingPolicy(l *lex.Lexer, v *s
 		var err error
 		switch string(key) {
 		case "basic":
-			err = lex.Ptr(l, &v.Basic, decodeSchedulingv1alpha3WorkloadPodGroupBasicSchedulingPolicy)
+			err = decoders.Ptr(l, &v.Basic, decodeSchedulingv1alpha3WorkloadPodGroupBasicSchedulingPolicy)
 		case "gang":
-			err = lex.Ptr(l, &v.Gang, decodeSchedulingv1alpha3WorkloadPodGroupGangSchedulingPolicy)
+			err = decoders.Ptr(l, &v.Gang, decodeSchedulingv1alpha3WorkloadPodGroupGangSchedulingPolicy)
 		default:
 			l.Skip()
 		}
@@ -103,7 +103,7 @@ func decodeSchedulingv1alpha3WorkloadPodGroupSchedulingPolicy(l *lex.Lexer, v *s
 	}
 }
 
-func decodeSchedulingv1alpha3WorkloadPodGroupAllDisruptionMode(l *lex.Lexer, v *schedulingv1alpha3.WorkloadPodGroupAllDisruptionMode) error {
+func decodeSchedulingv1alpha3WorkloadPodGroupAllDisruptionMode(l *decoders.Lexer, v *schedulingv1alpha3.WorkloadPodGroupAllDisruptionMode) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -123,7 +123,7 @@ func decodeSchedulingv1alpha3WorkloadPodGroupAllDisruptionMode(l *lex.Lexer, v *
 	}
 }
 
-func decodeSchedulingv1alpha3WorkloadPodGroupSingleDisruptionMode(l *lex.Lexer, v *schedulingv1alpha3.WorkloadPodGroupSingleDisruptionMode) error {
+func decodeSchedulingv1alpha3WorkloadPodGroupSingleDisruptionMode(l *decoders.Lexer, v *schedulingv1alpha3.WorkloadPodGroupSingleDisruptionMode) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -143,7 +143,7 @@ func decodeSchedulingv1alpha3WorkloadPodGroupSingleDisruptionMode(l *lex.Lexer, 
 	}
 }
 
-func decodeSchedulingv1alpha3TopologyConstraint(l *lex.Lexer, v *schedulingv1alpha3.TopologyConstraint) error {
+func decodeSchedulingv1alpha3TopologyConstraint(l *decoders.Lexer, v *schedulingv1alpha3.TopologyConstraint) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -155,7 +155,7 @@ func decodeSchedulingv1alpha3TopologyConstraint(l *lex.Lexer, v *schedulingv1alp
 		var err error
 		switch string(key) {
 		case "key":
-			err = lex.String(l, &v.Key)
+			err = decoders.String(l, &v.Key)
 		default:
 			l.Skip()
 		}
@@ -165,7 +165,7 @@ func decodeSchedulingv1alpha3TopologyConstraint(l *lex.Lexer, v *schedulingv1alp
 	}
 }
 
-func decodeSchedulingv1alpha3WorkloadPodGroupBasicSchedulingPolicy(l *lex.Lexer, v *schedulingv1alpha3.WorkloadPodGroupBasicSchedulingPolicy) error {
+func decodeSchedulingv1alpha3WorkloadPodGroupBasicSchedulingPolicy(l *decoders.Lexer, v *schedulingv1alpha3.WorkloadPodGroupBasicSchedulingPolicy) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -185,7 +185,7 @@ func decodeSchedulingv1alpha3WorkloadPodGroupBasicSchedulingPolicy(l *lex.Lexer,
 	}
 }
 
-func decodeSchedulingv1alpha3WorkloadPodGroupGangSchedulingPolicy(l *lex.Lexer, v *schedulingv1alpha3.WorkloadPodGroupGangSchedulingPolicy) error {
+func decodeSchedulingv1alpha3WorkloadPodGroupGangSchedulingPolicy(l *decoders.Lexer, v *schedulingv1alpha3.WorkloadPodGroupGangSchedulingPolicy) error {
 	if ok, err := l.OpenStruct(); !ok {
 		return err
 	}
@@ -197,7 +197,7 @@ func decodeSchedulingv1alpha3WorkloadPodGroupGangSchedulingPolicy(l *lex.Lexer, 
 		var err error
 		switch string(key) {
 		case "minCount":
-			err = lex.Ptr(l, &v.MinCount, func(l *lex.Lexer, v *int32) error { return lex.Int(l, v) })
+			err = decoders.Ptr(l, &v.MinCount, func(l *decoders.Lexer, v *int32) error { return decoders.Int(l, v) })
 		default:
 			l.Skip()
 		}

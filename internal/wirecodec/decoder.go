@@ -60,7 +60,7 @@ func (s *JSONSerializer) Decode(data []byte, defaults *schema.GroupVersionKind, 
 }
 
 // decode is Decode; the generated decoders share what share allows with
-// the objects decoded before (see lex.Lexer.Share).
+// the objects decoded before (see lex.SetShare).
 func (s *JSONSerializer) decode(data []byte, defaults *schema.GroupVersionKind, into runtime.Object, share *intern.DecodeSharing) (runtime.Object, *schema.GroupVersionKind, error) {
 	if !s.fastTarget(into) {
 		return s.ref.Decode(data, defaults, into)
@@ -73,7 +73,7 @@ func (s *JSONSerializer) decode(data []byte, defaults *schema.GroupVersionKind, 
 		}
 	}
 	defer l.Release()
-	l.Share = share
+	lex.SetShare(l, share)
 	return s.decodeIndexed(l, defaults, into, false)
 }
 
@@ -128,7 +128,7 @@ func (s *JSONSerializer) decodeIndexed(l *lex.Lexer, defaults *schema.GroupVersi
 	if obj, actual, ok := s.decodeFast(l, defaults, into); ok {
 		return obj, actual, nil
 	}
-	if l.Share != nil && into != nil {
+	if lex.Share(l) != nil && into != nil {
 		// The generated decoder may have put shared values into into,
 		// which the reference would merge into: it decodes into a zero
 		// object, which into was (decoding with sharing is for objects
@@ -178,7 +178,7 @@ func (s *JSONSerializer) decodeFast(l *lex.Lexer, defaults *schema.GroupVersionK
 	}
 	if intern.IsSecret(obj) {
 		// A Secret's values must not enter process-wide tables.
-		l.Interner, l.Share = nil, nil
+		lex.Private(l)
 	}
 	if handled, err := s.into(l, obj); !handled || err != nil {
 		return nil, nil, false

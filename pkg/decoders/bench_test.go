@@ -1,4 +1,4 @@
-package lex
+package decoders
 
 import (
 	"encoding/json"
@@ -7,7 +7,7 @@ import (
 )
 
 func podFixture(b *testing.B) []byte {
-	data, err := os.ReadFile("../testdata/pod.json")
+	data, err := os.ReadFile("../../internal/jsondecode/testdata/pod.json")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -38,6 +38,6 @@ func BenchmarkSkip(b *testing.B) {
 	data := podFixture(b)
 	b.SetBytes(int64(len(data)))
 	for b.Loop() {
-		New(data, nil).Skip()
+		newLexer(data, nil).Skip()
 	}
 }

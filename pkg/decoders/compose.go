@@ -1,4 +1,4 @@
-package lex
+package decoders
 
 import (
 	"bytes"
@@ -150,7 +150,7 @@ func Map[K ~string, V any, M ~map[K]V](l *Lexer, m *M, dec func(*Lexer, *V) erro
 		if !ok {
 			return nil
 		}
-		k := K(l.Interner.FromBytes(key))
+		k := K(l.st.Interner.FromBytes(key))
 		*e = zero
 		if err := dec(l, e); err != nil {
 			return err
@@ -171,7 +171,7 @@ func StringMap[K ~string, V ~string, M ~map[K]V](l *Lexer, m *M) error {
 		if !ok {
 			return nil
 		}
-		k := K(l.Interner.FromBytes(key))
+		k := K(l.st.Interner.FromBytes(key))
 		switch l.Next() {
 		case '"':
 			if string(key) == intern.LastAppliedAnnotation {
@@ -179,7 +179,7 @@ func StringMap[K ~string, V ~string, M ~map[K]V](l *Lexer, m *M) error {
 				mm[k] = V(string(l.str()))
 				break
 			}
-			mm[k] = V(l.Interner.FromBytes(l.str()))
+			mm[k] = V(l.st.Interner.FromBytes(l.str()))
 		case 'n':
 			// A fresh zero value, as the reference stores for null.
 			l.SkipNull()
@@ -234,7 +234,7 @@ func (l *Lexer) release() {
 	if cap(l.spans) > maxPooledSpans {
 		return // leave a huge document's records to the collector
 	}
-	l.data, l.pos, l.next, l.spans, l.Share = nil, 0, 0, l.spans[:0], nil
+	l.data, l.pos, l.next, l.spans, l.st.Share = nil, 0, 0, l.spans[:0], nil
 	l.scratch = l.scratch[:0]
 	lexers.Put(l)
 }
@@ -244,12 +244,12 @@ func (l *Lexer) release() {
 const maxSharedMap = 1 << 10
 
 // SharedStringMap decodes an object into *m as StringMap does; with
-// l.Share, see sharedMap.
+// decode sharing set on the lexer, see sharedMap.
 func SharedStringMap[K ~string, V ~string, M ~map[K]V](l *Lexer, m *M) error {
 	return sharedMap(l, m, StringMap[K, V, M])
 }
 
-// sharedMap decodes an object into *m with decode. With l.Share, a nil
+// sharedMap decodes an object into *m with decode. With decode sharing set, a nil
 // *m and a small object, the result is the map decoded before from the
 // same bytes when there is one (objects of one owner have the same labels
 // and resource lists), and a new one is kept for the next: a map is what
@@ -257,11 +257,11 @@ func SharedStringMap[K ~string, V ~string, M ~map[K]V](l *Lexer, m *M) error {
 //
 // A kept map is final. A document that names the map twice (a duplicate
 // key, here or in an object above) merges the second into the first, as
-// the reference does; with l.Share the first may be a kept map, so the
+// the reference does; with decode sharing the first may be a kept map, so the
 // merge goes into a private copy of it. A map holding the last applied
 // configuration (which may carry a Secret's data) is never kept.
 func sharedMap[K comparable, V any, M ~map[K]V](l *Lexer, m *M, decode func(*Lexer, *M) error) error {
-	if l.Share == nil {
+	if l.st.Share == nil {
 		return decode(l, m)
 	}
 	if *m != nil {
@@ -279,7 +279,7 @@ func sharedMap[K comparable, V any, M ~map[K]V](l *Lexer, m *M, decode func(*Lex
 	if bytes.Contains(raw, lastAppliedKey) {
 		return decode(l, m)
 	}
-	if held, ok := l.Share.Value(raw); ok {
+	if held, ok := l.st.Share.Value(raw); ok {
 		if shared, ok := held.(M); ok {
 			*m = shared
 			l.pos = int(sp.end)
@@ -289,7 +289,7 @@ func sharedMap[K comparable, V any, M ~map[K]V](l *Lexer, m *M, decode func(*Lex
 	if err := decode(l, m); err != nil {
 		return err
 	}
-	l.Share.KeepValue(raw, *m)
+	l.st.Share.KeepValue(raw, *m)
 	return nil
 }
 

@@ -1,4 +1,4 @@
-package lex
+package decoders
 
 import (
 	"cmp"
@@ -23,7 +23,7 @@ func Index(data []byte) (*Lexer, error) {
 		l.release()
 		return nil, err
 	}
-	l.data, l.Interner = data, defaultInterner()
+	l.data, l.st.Interner = data, defaultInterner()
 	return l, nil
 }
 
@@ -40,7 +40,7 @@ func Unindexed(data []byte) (*Lexer, error) {
 	if err := Validate(data); err != nil {
 		return nil, err
 	}
-	return New(data, defaultInterner()), nil
+	return newLexer(data, defaultInterner()), nil
 }
 
 // Release gives back a lexer that Index returned.
@@ -131,7 +131,7 @@ func IndexPrefix(data []byte) (l *Lexer, end int, st Status) {
 		l.release()
 		return nil, end, st
 	}
-	l.data, l.Interner = data[:end], defaultInterner()
+	l.data, l.st.Interner = data[:end], defaultInterner()
 	return l, end, Complete
 }
 
@@ -160,7 +160,7 @@ func prefix(data []byte, spans *[]span) (int, Status) {
 // the index, so that the copy is decoded without validating it again.
 func (l *Lexer) Extract(start, end int, data []byte) *Lexer {
 	if l.spans == nil {
-		return New(data, l.Interner) // scans instead
+		return newLexer(data, l.st.Interner) // scans instead
 	}
 	first, _ := slices.BinarySearchFunc(l.spans, int32(start), func(s span, start int32) int { return cmp.Compare(s.start, start) })
 	last := first
@@ -173,7 +173,7 @@ func (l *Lexer) Extract(start, end int, data []byte) *Lexer {
 		sub.spans[i].start -= int32(start)
 		sub.spans[i].end -= int32(start)
 	}
-	sub.data, sub.Interner = data, l.Interner
+	sub.data, sub.st.Interner = data, l.st.Interner
 	return sub
 }
 

@@ -1,22 +1,22 @@
-package lex
+package decoders
 
 import (
 	"github.com/kubeclient/client-go/internal/fastpath"
 	"github.com/kubeclient/client-go/internal/intern"
 )
 
-// Default is the table the generated decoders intern strings in: the
+// defaultStrings is the table the generated decoders intern strings in: the
 // process-wide table of package intern, so that an informer's cache finds
 // the strings of decoded objects interned already. It is bounded, and a
 // string that repeats across objects (namespaces, label keys and values,
 // images, field managers) is stored once.
-var Default = intern.SharedStrings()
+var defaultStrings = intern.SharedStrings()
 
-// defaultInterner is the Interner of a new lexer: Default, or none when
+// defaultInterner is the string table of a new lexer: defaultStrings, or none when
 // interning is switched off (fastpath.Interning).
 func defaultInterner() *intern.Strings {
 	if !fastpath.Interning.On() {
 		return nil
 	}
-	return Default
+	return defaultStrings
 }

@@ -1,9 +1,10 @@
-package lex
+package decoders
 
 import (
 	"errors"
 	"unicode/utf8"
 
+	"github.com/kubeclient/client-go/internal/decoderstate"
 	"github.com/kubeclient/client-go/internal/intern"
 )
 
@@ -21,11 +22,9 @@ type Lexer struct {
 	pos  int
 	// scratch holds an unescaped object key until the next key is read.
 	scratch []byte
-	// Interner, when set, shares the strings the decoders intern.
-	Interner *intern.Strings
-	// Share, when set, lets the decoders return byte slices shared with
-	// other objects (FieldsV1): only for objects nobody writes into.
-	Share *intern.DecodeSharing
+	// st is the string table and the decode sharing, which this
+	// library's internal packages set through package decoderstate.
+	st decoderstate.State
 	// spans are the document's containers as validation recorded them;
 	// next is the first one not behind pos. Reads only move forward, so
 	// finding a container's record is amortized constant time. A lexer
@@ -46,9 +45,13 @@ func (l *Lexer) containerAt(pos int) *span {
 	return &l.spans[l.next]
 }
 
-// New returns a lexer over data, which must have passed Validate.
-func New(data []byte, in *intern.Strings) *Lexer {
-	return &Lexer{data: data, Interner: in}
+// newLexer returns a lexer over data, which must have passed Validate.
+func newLexer(data []byte, in *intern.Strings) *Lexer {
+	return &Lexer{data: data, st: decoderstate.State{Interner: in}}
+}
+
+func init() {
+	decoderstate.Of = func(l any) *decoderstate.State { return &l.(*Lexer).st }
 }
 
 func (l *Lexer) skipSpace() {

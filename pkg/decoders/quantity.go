@@ -1,4 +1,4 @@
-package lex
+package decoders
 
 import (
 	"hash/maphash"
@@ -77,7 +77,7 @@ func int64Backed(q resource.Quantity) bool {
 }
 
 // QuantityMap is Map for quantity values (resource lists): the element
-// decodes in a local value instead of an escaping buffer. With l.Share,
+// decodes in a local value instead of an escaping buffer. With decode sharing,
 // equal resource lists decode to one shared map (see sharedMap).
 func QuantityMap[K ~string, M ~map[K]resource.Quantity](l *Lexer, m *M) error {
 	return sharedMap(l, m, quantityMap[K, M])
@@ -94,7 +94,7 @@ func quantityMap[K ~string, M ~map[K]resource.Quantity](l *Lexer, m *M) error {
 		if !ok {
 			return nil
 		}
-		k := K(l.Interner.FromBytes(key))
+		k := K(l.st.Interner.FromBytes(key))
 		var q resource.Quantity
 		if err := Quantity(l, &q); err != nil {
 			return err

@@ -1,4 +1,4 @@
-package lex
+package decoders
 
 import (
 	"reflect"
@@ -13,7 +13,7 @@ func TestQuantityMatchesUnmarshalJSON(t *testing.T) {
 			start := resource.MustParse("7Ki")
 			want, got := start, start
 			wantErr := want.UnmarshalJSON([]byte(raw))
-			gotErr := Quantity(New([]byte(raw), nil), &got)
+			gotErr := Quantity(newLexer([]byte(raw), nil), &got)
 			if (wantErr == nil) != (gotErr == nil) || !reflect.DeepEqual(want, got) {
 				t.Fatalf("round %d %s: got %#v (%v), want %#v (%v)", round, raw, got, gotErr, want, wantErr)
 			}

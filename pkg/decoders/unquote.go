@@ -1,4 +1,4 @@
-package lex
+package decoders
 
 import (
 	"unicode/utf16"

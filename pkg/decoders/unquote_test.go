@@ -1,4 +1,4 @@
-package lex
+package decoders
 
 import (
 	"encoding/json"
@@ -21,7 +21,7 @@ func TestStringMatchesEncodingJSON(t *testing.T) {
 			t.Fatalf("%q: %v", c, err)
 		}
 		var got string
-		if err := String(New([]byte(c), nil), &got); err != nil || got != want {
+		if err := String(newLexer([]byte(c), nil), &got); err != nil || got != want {
 			t.Errorf("String(%q) = %q, %v; want %q", c, got, err, want)
 		}
 	}
@@ -37,7 +37,7 @@ func FuzzString(f *testing.F) {
 			return
 		}
 		var got string
-		if err := UniqueString(New(data, nil), &got); err != nil || got != want {
+		if err := UniqueString(newLexer(data, nil), &got); err != nil || got != want {
 			t.Fatalf("UniqueString(%q) = %q, %v; want %q", data, got, err, want)
 		}
 	})

@@ -1,4 +1,4 @@
-package lex
+package decoders
 
 import (
 	"encoding/json"
@@ -42,7 +42,7 @@ func FuzzValidate(f *testing.F) {
 // its strings, stays within one span per minSpanBytes when it has many,
 // and never changes what validation records.
 func TestReserveSpans(t *testing.T) {
-	pod, err := os.ReadFile("../testdata/pod.json")
+	pod, err := os.ReadFile("../../internal/jsondecode/testdata/pod.json")
 	if err != nil {
 		t.Fatal(err)
 	}

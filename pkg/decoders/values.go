@@ -1,4 +1,4 @@
-package lex
+package decoders
 
 import (
 	"encoding/base64"
@@ -34,11 +34,11 @@ func (l *Lexer) number() []byte {
 }
 
 // String decodes a JSON string into v, sharing its storage through the
-// lexer's Interner. null leaves v alone.
+// lexer's string table. null leaves v alone.
 func String[S ~string](l *Lexer, v *S) error {
 	switch l.Next() {
 	case '"':
-		*v = S(l.Interner.FromBytes(l.str()))
+		*v = S(l.st.Interner.FromBytes(l.str()))
 		return nil
 	case 'n':
 		l.SkipNull()

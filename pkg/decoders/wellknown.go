@@ -1,4 +1,4 @@
-package lex
+package decoders
 
 import (
 	"time"
@@ -42,7 +42,7 @@ func parseTime(l *Lexer, v *time.Time, layout string) error {
 }
 
 // FieldsV1 decodes as metav1.FieldsV1.UnmarshalJSON: null leaves v
-// alone, any other value is copied raw into v.Raw. With l.Share, equal
+// alone, any other value is copied raw into v.Raw. With decode sharing set on the lexer, equal
 // values share one copy.
 func FieldsV1(l *Lexer, v *metav1.FieldsV1) error {
 	if l.Next() == 'n' {
@@ -50,8 +50,8 @@ func FieldsV1(l *Lexer, v *metav1.FieldsV1) error {
 		return nil
 	}
 	raw := l.Raw()
-	if l.Share != nil {
-		v.Raw = l.Share.Bytes(raw)
+	if l.st.Share != nil {
+		v.Raw = l.st.Share.Bytes(raw)
 		return nil
 	}
 	v.Raw = append(v.Raw[0:0], raw...)
@@ -64,7 +64,7 @@ func FieldsV1(l *Lexer, v *metav1.FieldsV1) error {
 func IntOrString(l *Lexer, v *intstr.IntOrString) error {
 	if l.Next() == '"' {
 		v.Type = intstr.String
-		v.StrVal = l.Interner.FromBytes(l.str())
+		v.StrVal = l.st.Interner.FromBytes(l.str())
 		return nil
 	}
 	v.Type = intstr.Int

@@ -2,7 +2,7 @@
 // one decode function per struct type reachable from the selected root
 // objects, and a type switch that maps each root object to its decoder.
 //
-// The functions call the runtime in internal/jsondecode/lex and decode as
+// The functions call the runtime in pkg/decoders and decode as
 // sigs.k8s.io/json does: fields are matched by their exact JSON name after
 // encoding/json's promotion rules for embedded structs, types implementing
 // json.Unmarshaler get the raw value bytes, and any field type the
