@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
@@ -285,34 +286,36 @@ func TestDeltaFIFOPop(t *testing.T) {
 }
 
 func TestDeltaFIFOClose(t *testing.T) {
-	f := NewDeltaFIFOWithOptions(DeltaFIFOOptions{})
-	done := make(chan error)
-	go func() {
-		_, err := f.Pop(func(interface{}, bool) error { return nil })
-		done <- err
-	}()
-	f.Close()
-	select {
-	case err := <-done:
-		if err != ErrFIFOClosed {
-			t.Errorf("Pop after Close = %v", err)
+	synctest.Test(t, func(t *testing.T) {
+		f := NewDeltaFIFOWithOptions(DeltaFIFOOptions{})
+		done := make(chan error)
+		go func() {
+			_, err := f.Pop(func(interface{}, bool) error { return nil })
+			done <- err
+		}()
+		f.Close()
+		select {
+		case err := <-done:
+			if err != ErrFIFOClosed {
+				t.Errorf("Pop after Close = %v", err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("Pop did not return after Close")
 		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("Pop did not return after Close")
-	}
-	if !f.IsClosed() {
-		t.Error("IsClosed false")
-	}
-	// What was queued before Close is still handed out.
-	g := NewDeltaFIFOWithOptions(DeltaFIFOOptions{})
-	_ = g.Add(pod("ns", "a", "1", nil))
-	g.Close()
-	if d, _ := popDeltas(t, g); describeDeltas(d) != "Added:a@1" {
-		t.Errorf("pop after Close = %q", describeDeltas(d))
-	}
-	if _, err := g.Pop(func(interface{}, bool) error { return nil }); err != ErrFIFOClosed {
-		t.Errorf("Pop on a drained closed queue = %v", err)
-	}
+		if !f.IsClosed() {
+			t.Error("IsClosed false")
+		}
+		// What was queued before Close is still handed out.
+		g := NewDeltaFIFOWithOptions(DeltaFIFOOptions{})
+		_ = g.Add(pod("ns", "a", "1", nil))
+		g.Close()
+		if d, _ := popDeltas(t, g); describeDeltas(d) != "Added:a@1" {
+			t.Errorf("pop after Close = %q", describeDeltas(d))
+		}
+		if _, err := g.Pop(func(interface{}, bool) error { return nil }); err != ErrFIFOClosed {
+			t.Errorf("Pop on a drained closed queue = %v", err)
+		}
+	})
 }
 
 func TestDeltaFIFONames(t *testing.T) {

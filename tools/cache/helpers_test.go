@@ -135,14 +135,6 @@ func podList(rv string, cont string, pods ...*v1.Pod) *v1.PodList {
 	return l
 }
 
-func waitUntil(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	if err := wait.PollUntilContextTimeout(context.Background(), 5*time.Millisecond, 10*time.Second, true,
-		func(context.Context) (bool, error) { return cond(), nil }); err != nil {
-		t.Fatalf("timed out waiting for %s", what)
-	}
-}
-
 // fastBackoff is a reflector backoff of at most 5ms.
 func fastBackoff() *wait.Backoff {
 	return &wait.Backoff{Duration: time.Millisecond, Cap: 5 * time.Millisecond, Steps: 5, Factor: 2}

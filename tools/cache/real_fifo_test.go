@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
@@ -273,25 +274,27 @@ func TestRealFIFOPopBatchLimitAndErrors(t *testing.T) {
 }
 
 func TestRealFIFOUnlockWhileProcessingAllowsProducers(t *testing.T) {
-	f := NewRealFIFOWithOptions(RealFIFOOptions{AtomicEvents: true, UnlockWhileProcessing: true})
-	_ = f.Add(pod("ns", "a", "1", nil))
-	added := make(chan struct{})
-	_, err := f.Pop(func(interface{}, bool) error {
-		// A producer must not be blocked by a long-running consumer.
-		go func() {
-			_ = f.Add(pod("ns", "b", "2", nil))
-			close(added)
-		}()
-		select {
-		case <-added:
-		case <-time.After(10 * time.Second):
-			t.Error("Add blocked while the consumer was processing")
+	synctest.Test(t, func(t *testing.T) {
+		f := NewRealFIFOWithOptions(RealFIFOOptions{AtomicEvents: true, UnlockWhileProcessing: true})
+		_ = f.Add(pod("ns", "a", "1", nil))
+		added := make(chan struct{})
+		_, err := f.Pop(func(interface{}, bool) error {
+			// A producer must not be blocked by a long-running consumer.
+			go func() {
+				_ = f.Add(pod("ns", "b", "2", nil))
+				close(added)
+			}()
+			select {
+			case <-added:
+			case <-time.After(10 * time.Second):
+				t.Error("Add blocked while the consumer was processing")
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
 		}
-		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 }
 
 func TestRealFIFOTransformer(t *testing.T) {
