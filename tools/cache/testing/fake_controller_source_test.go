@@ -3,6 +3,7 @@ package framework
 import (
 	"errors"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
@@ -16,6 +17,8 @@ func pod(name string) *v1.Pod {
 	return &v1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: name}}
 }
 
+// next returns w's next event; in a synctest bubble the bound is the
+// bubble's clock, which moves only once nothing else can happen.
 func next(t *testing.T, w watch.Interface) watch.Event {
 	t.Helper()
 	select {
@@ -28,39 +31,42 @@ func next(t *testing.T, w watch.Interface) watch.Event {
 }
 
 func TestFakeControllerSourceListAndWatch(t *testing.T) {
-	f := NewFakeControllerSource()
-	f.Add(pod("a"))
-	f.Add(pod("b"))
-	f.Modify(pod("a"))
-	list, err := f.List(metav1.ListOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	items, _ := meta.ExtractList(list)
-	lm, _ := meta.ListAccessor(list)
-	if len(items) != 2 || lm.GetResourceVersion() != "3" {
-		t.Errorf("list: %d items at rv %q", len(items), lm.GetResourceVersion())
-	}
+	synctest.Test(t, func(t *testing.T) {
+		f := NewFakeControllerSource()
+		defer f.Shutdown()
+		f.Add(pod("a"))
+		f.Add(pod("b"))
+		f.Modify(pod("a"))
+		list, err := f.List(metav1.ListOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		items, _ := meta.ExtractList(list)
+		lm, _ := meta.ListAccessor(list)
+		if len(items) != 2 || lm.GetResourceVersion() != "3" {
+			t.Errorf("list: %d items at rv %q", len(items), lm.GetResourceVersion())
+		}
 
-	// A watch from version 1 replays changes 2 and 3 and then follows.
-	w, err := f.Watch(metav1.ListOptions{ResourceVersion: "1"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Stop()
-	if e := next(t, w); e.Type != watch.Added || e.Object.(*v1.Pod).ResourceVersion != "2" {
-		t.Errorf("replayed %v", e)
-	}
-	if e := next(t, w); e.Type != watch.Modified || e.Object.(*v1.Pod).ResourceVersion != "3" {
-		t.Errorf("replayed %v", e)
-	}
-	f.Delete(pod("b"))
-	if e := next(t, w); e.Type != watch.Deleted || e.Object.(*v1.Pod).ResourceVersion != "4" {
-		t.Errorf("followed %v", e)
-	}
-	if _, err := f.Watch(metav1.ListOptions{ResourceVersion: "99"}); err == nil {
-		t.Error("future version accepted")
-	}
+		// A watch from version 1 replays changes 2 and 3 and then follows.
+		w, err := f.Watch(metav1.ListOptions{ResourceVersion: "1"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer w.Stop()
+		if e := next(t, w); e.Type != watch.Added || e.Object.(*v1.Pod).ResourceVersion != "2" {
+			t.Errorf("replayed %v", e)
+		}
+		if e := next(t, w); e.Type != watch.Modified || e.Object.(*v1.Pod).ResourceVersion != "3" {
+			t.Errorf("replayed %v", e)
+		}
+		f.Delete(pod("b"))
+		if e := next(t, w); e.Type != watch.Deleted || e.Object.(*v1.Pod).ResourceVersion != "4" {
+			t.Errorf("followed %v", e)
+		}
+		if _, err := f.Watch(metav1.ListOptions{ResourceVersion: "99"}); err == nil {
+			t.Error("future version accepted")
+		}
+	})
 }
 
 func TestFakeControllerSourceResetAndDrops(t *testing.T) {
