@@ -1,6 +1,8 @@
 #!/bin/sh
 # bench/run.sh: the side-by-side benchmark of kubeclient against
-# k8s.io/client-go v0.37.2 (issue #11). Builds cmd/informerbench, runs every
+# k8s.io/client-go v0.37.2 (issues #11, #27). Builds cmd/informerbench and,
+# for the cr-* workloads, crbench twice (against client-go, and against the
+# kubeclient drop-in that cmd/dropin writes), runs every
 # workload ROUNDS times for each library, alternating which goes first,
 # each measurement in a fresh process with the fake API server in a child
 # process, then prints a markdown table (medians, min-max, ratio
@@ -31,12 +33,25 @@ LIST_N=${LIST_N:-5000}
 GET_OPS=${GET_OPS:-2000}
 LIST_OPS=${LIST_OPS:-5}
 WQ_OPS=${WQ_OPS:-250000}
-WORKLOADS=${WORKLOADS:-"informer:json informer:protobuf readers:json readers:protobuf watchlist:json watchlist:protobuf dynamic:json metadata:protobuf metadata:json relist:json relist:protobuf get:json get:protobuf list:json list:protobuf workqueue:- workqueue-named:- informer:json:spread informer:protobuf:spread readers:protobuf:spread dynamic:json:spread"}
+WORKLOADS=${WORKLOADS:-"informer:json informer:protobuf readers:json readers:protobuf watchlist:json watchlist:protobuf dynamic:json metadata:protobuf metadata:json relist:json relist:protobuf get:json get:protobuf list:json list:protobuf workqueue:- workqueue-named:- informer:json:spread informer:protobuf:spread readers:protobuf:spread dynamic:json:spread cr-informer:protobuf cr-informer:json cr-unstructured:json cr-list:protobuf cr-list:json cr-informer:protobuf:spread"}
 OUT=${OUT:-$(mktemp /tmp/informerbench.XXXXXX.jsonl)}
 
 bin=$(mktemp -d /tmp/informerbench.bin.XXXXXX)
 trap 'rm -rf "$bin"' EXIT
 go build -o "$bin/informerbench" ./cmd/informerbench
+case " $WORKLOADS" in
+*" cr-"*)
+	# crbench against client-go v0.37.2 as its go.mod says, and against
+	# the drop-in of this checkout through a copy of its go.mod.
+	echo "# building the drop-in and crbench (controller-runtime workloads)" >&2
+	(cd .. && go run ./cmd/dropin -o "$bin/dropin" >/dev/null)
+	(cd crbench && go build -o "$bin/crbench-client-go" .)
+	cp crbench/go.mod "$bin/crbench.mod"
+	cp crbench/go.sum "$bin/crbench.sum"
+	go mod edit -modfile="$bin/crbench.mod" -replace "k8s.io/client-go=$bin/dropin"
+	(cd crbench && GOFLAGS=-mod=mod go build -modfile="$bin/crbench.mod" -o "$bin/crbench-kubeclient" .)
+	;;
+esac
 
 echo "# informerbench: rounds=$ROUNDS sizes=$SIZES list_n=$LIST_N results=$OUT" >&2
 echo "# load before: $(uptime)" >&2
@@ -52,15 +67,17 @@ while [ "$round" -le "$ROUNDS" ]; do
 		[ "$f" = "-" ] && f=json
 		case $w in
 		get) sizes=1000; extra="-ops $GET_OPS" ;;
-		list) sizes=$LIST_N; extra="-ops $LIST_OPS" ;;
+		list | cr-list) sizes=$LIST_N; extra="-ops $LIST_OPS" ;;
 		workqueue | workqueue-named) sizes=0; extra="-ops $WQ_OPS" ;;
 		*) sizes=$SIZES; extra="" ;;
 		esac
 		for n in $sizes; do
 			for lib in $libs; do
 				echo "# round $round/$ROUNDS: $w $f $fx n=$n $lib" >&2
+				prog="$bin/informerbench"
+				case $w in cr-*) prog="$bin/crbench-$lib" ;; esac
 				# shellcheck disable=SC2086
-				if ! "$bin/informerbench" -lib "$lib" -workload "$w" -format "$f" -fixture "$fx" -n "$n" $extra >>"$OUT"; then
+				if ! "$prog" -lib "$lib" -workload "$w" -format "$f" -fixture "$fx" -n "$n" $extra >>"$OUT"; then
 					failed=$((failed + 1))
 				fi
 			done

@@ -42,6 +42,11 @@ func restList(ctx context.Context, lib Lib, p Params, _ *fixture.Resource) (map[
 	if err != nil {
 		return nil, err
 	}
+	return measureList(ctx, pods, p)
+}
+
+// measureList measures p.Ops unpaginated Lists of all Pods by pods.
+func measureList(ctx context.Context, pods PodClient, p Params) (map[string]float64, error) {
 	ops := p.Ops
 	if ops <= 0 {
 		ops = 5

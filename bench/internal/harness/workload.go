@@ -46,21 +46,30 @@ type Workload struct {
 	WatchList, Relist, Metadata bool
 	// NeedsServer is false for workloads that talk to no server.
 	NeedsServer bool
-	run         func(ctx context.Context, lib Lib, p Params, res *fixture.Resource) (map[string]float64, error)
+	// EventStream: the server sends MODIFIED events after the sync.
+	EventStream bool
+	// ControllerRuntime workloads are measured by crbench, the others by
+	// informerbench.
+	ControllerRuntime bool
+	run               func(ctx context.Context, lib Lib, p Params, res *fixture.Resource) (map[string]float64, error)
 }
 
 // Workloads are the benchmark's workloads by name.
 var Workloads = map[string]*Workload{
-	"informer":        {Name: "informer", NeedsServer: true, run: typedInformer},
-	"watchlist":       {Name: "watchlist", NeedsServer: true, WatchList: true, run: typedInformer},
+	"informer":        {Name: "informer", NeedsServer: true, EventStream: true, run: typedInformer},
+	"watchlist":       {Name: "watchlist", NeedsServer: true, EventStream: true, WatchList: true, run: typedInformer},
 	"relist":          {Name: "relist", NeedsServer: true, Relist: true, run: typedInformer},
-	"readers":         {Name: "readers", NeedsServer: true, run: readersInformer},
-	"dynamic":         {Name: "dynamic", NeedsServer: true, run: dynamicInformer},
-	"metadata":        {Name: "metadata", NeedsServer: true, Metadata: true, run: metadataInformer},
+	"readers":         {Name: "readers", NeedsServer: true, EventStream: true, run: readersInformer},
+	"dynamic":         {Name: "dynamic", NeedsServer: true, EventStream: true, run: dynamicInformer},
+	"metadata":        {Name: "metadata", NeedsServer: true, EventStream: true, Metadata: true, run: metadataInformer},
 	"get":             {Name: "get", NeedsServer: true, run: restGet},
 	"list":            {Name: "list", NeedsServer: true, run: restList},
 	"workqueue":       {Name: "workqueue", run: workqueueContention},
 	"workqueue-named": {Name: "workqueue-named", run: namedWorkqueueContention},
+
+	"cr-informer":     {Name: "cr-informer", NeedsServer: true, EventStream: true, ControllerRuntime: true, run: crInformer},
+	"cr-unstructured": {Name: "cr-unstructured", NeedsServer: true, EventStream: true, ControllerRuntime: true, run: crUnstructuredInformer},
+	"cr-list":         {Name: "cr-list", NeedsServer: true, ControllerRuntime: true, run: crList},
 }
 
 // WorkloadNames lists the workloads in a stable order.
@@ -70,6 +79,29 @@ func WorkloadNames() []string {
 		names = append(names, n)
 	}
 	sort.Strings(names)
+	return names
+}
+
+// LibWorkloads lists, in a stable order, the workloads informerbench
+// measures; ControllerRuntimeWorkloads those crbench measures.
+func LibWorkloads() []string { return workloadsWhere(false) }
+
+// ControllerRuntimeWorkloads: see LibWorkloads.
+func ControllerRuntimeWorkloads() []string { return workloadsWhere(true) }
+
+func workloadsWhere(controllerRuntime bool) []string {
+	var names []string
+	for _, n := range WorkloadNames() {
+		if Workloads[n].ControllerRuntime == controllerRuntime {
+			names = append(names, n)
+		}
+	}
+	// informer first: it is the default workload.
+	for i, n := range names {
+		if n == "informer" || n == "cr-informer" {
+			names[0], names[i] = names[i], names[0]
+		}
+	}
 	return names
 }
 
