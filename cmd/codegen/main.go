@@ -16,7 +16,12 @@
 //
 //	go get -tool github.com/kubeclient/client-go/cmd/codegen
 //	go tool codegen -module example.com/m/generated -output-dir generated \
-//	    -inputs example.com/m/apis/stable/v1 -prefer-protobuf=false -deepcopy
+//	    -inputs example.com/m/apis/stable/v1 -prefer-protobuf=false -deepcopy -decoders
+//
+// -decoders writes zz_generated.decoders.go next to the deepcopy functions:
+// reflection-free JSON decoders for the package's objects, which register
+// themselves with package decoders (pkg/decoders) so that every REST
+// client of this library decodes those objects with them.
 //
 // With -clean, generated files (recognised by their header) that the run did
 // not produce are removed from the output packages.
@@ -63,6 +68,7 @@ func main() {
 		clean       = flag.Bool("clean", false, "remove stale generated files from the output packages")
 		verbose     = flag.Bool("v", false, "print timings")
 		deepcopy    = flag.Bool("deepcopy", false, "also write zz_generated.deepcopy.go into input packages tagged +k8s:deepcopy-gen=package")
+		decoders    = flag.Bool("decoders", false, "also write zz_generated.decoders.go into input packages tagged +k8s:deepcopy-gen=package: JSON decoders for their objects, registered with <runtime>/pkg/decoders so that the REST clients use them")
 		jsonRoots   = flag.String("jsondecode", "", "comma-separated API packages or importpath.Type roots to write reflection-free JSON decoders for, into -jsondecode-package")
 		jsonPackage = flag.String("jsondecode-package", "internal/jsondecode", "package, relative to -module, receiving the JSON decoders; they call <runtime>/pkg/decoders")
 		protoRoots  = flag.String("protodecode", "", "comma-separated API packages or importpath.Type roots to write reflection-free protobuf decoders for, into -protodecode-package")
@@ -126,6 +132,12 @@ func main() {
 	}
 	if *deepcopy {
 		if err := deepcopygen.Generate(u, l, out); err != nil {
+			fail(err)
+		}
+	}
+	if *decoders {
+		opts := jsondecodegen.PackageOptions{RuntimePath: *runtimePath + "/pkg/decoders"}
+		if err := jsondecodegen.GeneratePackages(u, l, out, opts); err != nil {
 			fail(err)
 		}
 	}

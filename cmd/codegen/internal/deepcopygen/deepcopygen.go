@@ -29,10 +29,10 @@ const (
 func Generate(u *model.Universe, l layout.Layout, out *gofile.Output) error {
 	for _, gv := range u.GroupVersions() {
 		p := gv.Package
-		if p.Tags.Value(packageTag) != "package" {
+		if !Tagged(p) {
 			continue
 		}
-		rel, err := relativeImport(l.Module, p.Path)
+		rel, err := RelativeImport(l.Module, p.Path)
 		if err != nil {
 			return fmt.Errorf("deepcopy: %v", err)
 		}
@@ -47,9 +47,14 @@ func Generate(u *model.Universe, l layout.Layout, out *gofile.Output) error {
 	return nil
 }
 
-// relativeImport returns the slash path leading from the import path module
+// Tagged reports whether the API package p is tagged
+// +k8s:deepcopy-gen=package: a package whose generated files (deepcopy
+// functions, and with -decoders its JSON decoders) go next to its types.
+func Tagged(p *model.Package) bool { return p.Tags.Value(packageTag) == "package" }
+
+// RelativeImport returns the slash path leading from the import path module
 // to the import path pkg, such as ../apis/stable/v1.
-func relativeImport(module, pkg string) (string, error) {
+func RelativeImport(module, pkg string) (string, error) {
 	m, p := strings.Split(module, "/"), strings.Split(pkg, "/")
 	n := 0
 	for n < len(m) && n < len(p) && m[n] == p[n] {
@@ -145,7 +150,12 @@ func (g *generator) namedFuncs(t *model.Type) error {
 	return nil
 }
 
-func (g *generator) implementsObject(t *model.Type) bool {
+func (g *generator) implementsObject(t *model.Type) bool { return ImplementsObject(t) }
+
+// ImplementsObject reports whether t is tagged
+// +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object, so
+// that its deepcopy functions include DeepCopyObject.
+func ImplementsObject(t *model.Type) bool {
 	for _, v := range t.Tags[interfacesTag] {
 		for _, iface := range strings.Split(v, ",") {
 			if strings.TrimSpace(iface) == runtimeObject {

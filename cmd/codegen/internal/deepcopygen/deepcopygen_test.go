@@ -13,9 +13,9 @@ func TestRelativeImport(t *testing.T) {
 		{"example.com/m", "other.org/apis/v1", "", true},
 	}
 	for _, tt := range tests {
-		got, err := relativeImport(tt.module, tt.pkg)
+		got, err := RelativeImport(tt.module, tt.pkg)
 		if (err != nil) != tt.wantErr || got != tt.want {
-			t.Errorf("relativeImport(%q, %q) = %q, %v; want %q, error %v", tt.module, tt.pkg, got, err, tt.want, tt.wantErr)
+			t.Errorf("RelativeImport(%q, %q) = %q, %v; want %q, error %v", tt.module, tt.pkg, got, err, tt.want, tt.wantErr)
 		}
 	}
 }

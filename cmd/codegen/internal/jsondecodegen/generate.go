@@ -80,6 +80,14 @@ type generator struct {
 	files map[string]*gofile.File
 	// f is the file being written.
 	f *gofile.File
+	// single, when set, is the one file every decoder goes into: the
+	// decoders file of a user's API package (see GeneratePackages).
+	single *gofile.File
+	// self is the import path of the package the files belong to when it
+	// is an API package itself; its types are not qualified.
+	self string
+	// prefix starts the decode functions' names.
+	prefix string
 }
 
 func (g *generator) roots() ([]*model.Type, error) {
@@ -96,12 +104,21 @@ func (g *generator) enqueue(t *model.Type) {
 // ident is the identifier part for a package: corev1, metav1, resource.
 func ident(pkgPath string) string { return decoderoots.Ident(pkgPath) }
 
-func funcName(t *model.Type) string {
+// funcName is the name of the decode function of struct t:
+// decodeCorev1Pod, or with prefix decodeJSON, decodeJSONCorev1Pod.
+func (g *generator) funcName(t *model.Type) string {
 	id := ident(t.Package.Path)
-	return "decode" + strings.ToUpper(id[:1]) + id[1:] + t.Name
+	prefix := g.prefix
+	if prefix == "" {
+		prefix = "decode"
+	}
+	return prefix + strings.ToUpper(id[:1]) + id[1:] + t.Name
 }
 
 func (g *generator) fileFor(t *model.Type) *gofile.File {
+	if g.single != nil {
+		return g.single
+	}
 	f := g.files[t.Package.Path]
 	if f == nil {
 		f = gofile.New(path.Base(g.opts.Package))
@@ -117,7 +134,7 @@ func (g *generator) objectSwitch(f *gofile.File, roots []*model.Type) {
 	f.Printf("// decodeObject decodes the document of l into obj when obj's type has a\n// generated decoder, reporting whether it has.\n")
 	f.Printf("func decodeObject(l *%s.Lexer, obj %s.Object) (bool, error) {\n\tswitch o := obj.(type) {\n", lex, rt)
 	for _, t := range roots {
-		f.Printf("\tcase *%s:\n\t\treturn true, %s.Decode(l, o, %s)\n", g.typeName(t), lex, funcName(t))
+		f.Printf("\tcase *%s:\n\t\treturn true, %s.Decode(l, o, %s)\n", g.typeName(t), lex, g.funcName(t))
 	}
 	f.Printf("\t}\n\treturn false, nil\n}\n\n")
 	f.Printf("// generatedTypes returns a new value of every type decodeObject handles.\n")
@@ -129,7 +146,7 @@ func (g *generator) objectSwitch(f *gofile.File, roots []*model.Type) {
 }
 
 func (g *generator) typeName(t *model.Type) string {
-	return g.f.Qualify("", t.Package.Path, t.Name)
+	return g.f.Qualify(g.self, t.Package.Path, t.Name)
 }
 
 // structDecoder writes the decode function of struct t.
@@ -137,7 +154,7 @@ func (g *generator) structDecoder(t *model.Type) {
 	g.f = g.fileFor(t)
 	f := g.f
 	lex := f.Import(g.opts.RuntimePath)
-	f.Printf("func %s(l *%s.Lexer, v *%s) error {\n", funcName(t), lex, g.typeName(t))
+	f.Printf("func %s(l *%s.Lexer, v *%s) error {\n", g.funcName(t), lex, g.typeName(t))
 	if g.unusualTags(t, 0) {
 		// Leave ",string" fields and tag names encoding/json would
 		// ignore to the reference, on the whole struct's value.
@@ -200,7 +217,7 @@ func (g *generator) call(ref *model.TypeRef, target string, intern bool) string 
 		}
 		if t.Kind == model.KindStruct {
 			g.enqueue(t)
-			return fmt.Sprintf("%s(l, %s)", funcName(t), target)
+			return fmt.Sprintf("%s(l, %s)", g.funcName(t), target)
 		}
 		if t.Underlying == nil || t.Underlying.Kind == model.RefPointer || t.Underlying.Kind == model.RefInterface {
 			return fallback
@@ -317,7 +334,7 @@ func (g *generator) elemFunc(ref *model.TypeRef, intern bool) string {
 		if has, unknown := g.hasMethod(t, "UnmarshalJSON", 0); !has && !unknown {
 			if h, u := g.hasMethod(t, "UnmarshalText", 0); !h && !u {
 				g.enqueue(t)
-				return funcName(t)
+				return g.funcName(t)
 			}
 		}
 	}
@@ -331,7 +348,7 @@ func (g *generator) typeExpr(ref *model.TypeRef) string {
 	case model.RefBuiltin:
 		return ref.Name
 	case model.RefNamed:
-		return g.f.Qualify("", ref.PkgPath, ref.Name)
+		return g.f.Qualify(g.self, ref.PkgPath, ref.Name)
 	case model.RefPointer:
 		return "*" + g.typeExpr(ref.Elem)
 	case model.RefSlice:
