@@ -14,6 +14,10 @@ import (
 // sameArray reports whether two non-empty slices share their first element.
 func sameArray[T any](a, b []T) bool { return len(a) > 0 && len(b) > 0 && &a[0] == &b[0] }
 
+// sameSpec reports whether two pods' specs are one reused spec: their
+// tolerations, a run too short for ReusedRun, share an array only then.
+func sameSpec(a, b *corev1.Pod) bool { return sameArray(a.Spec.Tolerations, b.Spec.Tolerations) }
+
 // decodeInto resets obj and decodes b into it with share, checking it
 // against the reference.
 func decodeInto(t *testing.T, b []byte, obj message, share *intern.DecodeSharing, fresh bool) {
@@ -54,11 +58,14 @@ func TestReusedSpecs(t *testing.T) {
 		decodeInto(t, data, a, share, true)
 		decodeInto(t, data, b, share, true)
 		decodeInto(t, otherData, c, share, true)
-		if !sameArray(a.Spec.Containers, b.Spec.Containers) {
+		if !sameSpec(a, b) {
 			t.Error("equal specs not shared")
 		}
-		if sameArray(a.Spec.Containers, c.Spec.Containers) {
+		if sameSpec(a, c) {
 			t.Error("different specs shared")
+		}
+		if !sameArray(a.Spec.Containers, c.Spec.Containers) {
+			t.Error("equal containers of specs that differ in their node not shared")
 		}
 		runtime.KeepAlive(a)
 	})
@@ -95,11 +102,14 @@ func TestReusedSpecs(t *testing.T) {
 		l := &corev1.PodList{}
 		decodeInto(t, runs, l, newShare(), false)
 		it := l.Items
-		if !sameArray(it[0].Spec.Containers, it[1].Spec.Containers) {
-			t.Error("the spec of the item after an equal one not shared")
+		if !sameSpec(&it[0], &it[1]) || !sameSpec(&it[0], &it[3]) {
+			t.Error("the spec of an item after an equal one not shared")
 		}
-		if sameArray(it[1].Spec.Containers, it[2].Spec.Containers) || sameArray(it[2].Spec.Containers, it[3].Spec.Containers) {
+		if sameSpec(&it[1], &it[2]) || sameSpec(&it[2], &it[3]) {
 			t.Error("different specs shared")
+		}
+		if !sameArray(it[1].Spec.Containers, it[2].Spec.Containers) {
+			t.Error("equal containers of specs that differ in their node not shared")
 		}
 	})
 	t.Run("a list whose decode fails shares nothing after it", func(t *testing.T) {
@@ -178,5 +188,47 @@ func TestReusedSpecTwice(t *testing.T) {
 	}
 	if !reflect.DeepEqual(first, before) {
 		t.Fatalf("the object whose spec was reused changed\n%s", diff(before, first))
+	}
+}
+
+// TestReusedRuns: the repeated message fields of a spec (containers,
+// volumes) decode to a slice shared with an equal run decoded before;
+// elements in several runs, and short runs, go into a private slice; a
+// shared slice has no room to append into.
+func TestReusedRuns(t *testing.T) {
+	big := func(name string) []byte {
+		c := wiretest.Pod("x").Spec.Containers[0]
+		c.Name = name
+		b, err := c.Marshal()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return lenField(2, b)
+	}
+	specWith := func(fields ...[]byte) []byte { return cat(fields...) }
+	tests := []struct {
+		name   string
+		spec   []byte
+		shared bool // the second decode's containers are the first's
+	}{
+		{"one run", specWith(big("a"), big("b"), lenField(3, []byte("Always"))), true},
+		{"several runs", specWith(big("a"), lenField(3, []byte("Always")), big("b")), false},
+		{"short run", specWith(lenField(2, lenField(1, []byte("a")))), false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			share := newShare()
+			a, b := &corev1.Pod{}, &corev1.Pod{}
+			// A node name keeps the specs themselves apart.
+			decodeInto(t, cat(lenField(1, lenField(1, []byte("a"))), lenField(2, tc.spec)), a, share, true)
+			decodeInto(t, cat(lenField(1, lenField(1, []byte("b"))), lenField(2, cat(tc.spec, lenField(10, []byte("node"))))), b, share, true)
+			if got := sameArray(a.Spec.Containers, b.Spec.Containers); got != tc.shared {
+				t.Errorf("containers shared %v, want %v", got, tc.shared)
+			}
+			if tc.shared && cap(a.Spec.Containers) != len(a.Spec.Containers) {
+				t.Errorf("a shared slice has capacity %d for %d elements", cap(a.Spec.Containers), len(a.Spec.Containers))
+			}
+			runtime.KeepAlive(a)
+		})
 	}
 }

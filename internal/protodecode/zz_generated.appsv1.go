@@ -429,7 +429,7 @@ func decodeAppsv1StatefulSetSpec(r wire.Reader, v *appsv1.StatefulSetSpec) error
 		case 3:
 			err = wire.Embedded(&r, typ, &v.Template, decodeCorev1PodTemplateSpec)
 		case 4:
-			err = wire.AppendMessage(&r, typ, 4, &v.VolumeClaimTemplates, decodeCorev1PersistentVolumeClaim)
+			err = wire.ReusedRun(&r, typ, 4, &v.VolumeClaimTemplates, decodeCorev1PersistentVolumeClaim)
 		case 5:
 			err = wire.SetString(&r, typ, &v.ServiceName)
 		case 6:

@@ -1117,7 +1117,7 @@ func decodeCorev1LimitRangeSpec(r wire.Reader, v *corev1.LimitRangeSpec) error {
 		}
 		switch num {
 		case 1:
-			err = wire.AppendMessage(&r, typ, 1, &v.Limits, decodeCorev1LimitRangeItem)
+			err = wire.ReusedRun(&r, typ, 1, &v.Limits, decodeCorev1LimitRangeItem)
 		default:
 			err = r.Skip()
 		}
@@ -1184,7 +1184,7 @@ func decodeCorev1NodeSpec(r wire.Reader, v *corev1.NodeSpec) error {
 		case 4:
 			err = wire.SetBool(&r, typ, &v.Unschedulable)
 		case 5:
-			err = wire.AppendMessage(&r, typ, 5, &v.Taints, decodeCorev1Taint)
+			err = wire.ReusedRun(&r, typ, 5, &v.Taints, decodeCorev1Taint)
 		case 6:
 			err = wire.Pointer(&r, typ, &v.ConfigSource, decodeCorev1NodeConfigSource)
 		case 2:
@@ -1386,13 +1386,13 @@ func decodeCorev1PodSpec(r wire.Reader, v *corev1.PodSpec) error {
 		}
 		switch num {
 		case 1:
-			err = wire.AppendMessage(&r, typ, 1, &v.Volumes, decodeCorev1Volume)
+			err = wire.ReusedRun(&r, typ, 1, &v.Volumes, decodeCorev1Volume)
 		case 20:
-			err = wire.AppendMessage(&r, typ, 20, &v.InitContainers, decodeCorev1Container)
+			err = wire.ReusedRun(&r, typ, 20, &v.InitContainers, decodeCorev1Container)
 		case 2:
-			err = wire.AppendMessage(&r, typ, 2, &v.Containers, decodeCorev1Container)
+			err = wire.ReusedRun(&r, typ, 2, &v.Containers, decodeCorev1Container)
 		case 34:
-			err = wire.AppendMessage(&r, typ, 34, &v.EphemeralContainers, decodeCorev1EphemeralContainer)
+			err = wire.ReusedRun(&r, typ, 34, &v.EphemeralContainers, decodeCorev1EphemeralContainer)
 		case 3:
 			err = wire.SetString(&r, typ, &v.RestartPolicy)
 		case 4:
@@ -1422,7 +1422,7 @@ func decodeCorev1PodSpec(r wire.Reader, v *corev1.PodSpec) error {
 		case 14:
 			err = wire.Pointer(&r, typ, &v.SecurityContext, decodeCorev1PodSecurityContext)
 		case 15:
-			err = wire.AppendMessage(&r, typ, 15, &v.ImagePullSecrets, decodeCorev1LocalObjectReference)
+			err = wire.ReusedRun(&r, typ, 15, &v.ImagePullSecrets, decodeCorev1LocalObjectReference)
 		case 16:
 			err = wire.SetString(&r, typ, &v.Hostname)
 		case 17:
@@ -1432,9 +1432,9 @@ func decodeCorev1PodSpec(r wire.Reader, v *corev1.PodSpec) error {
 		case 19:
 			err = wire.SetString(&r, typ, &v.SchedulerName)
 		case 22:
-			err = wire.AppendMessage(&r, typ, 22, &v.Tolerations, decodeCorev1Toleration)
+			err = wire.ReusedRun(&r, typ, 22, &v.Tolerations, decodeCorev1Toleration)
 		case 23:
-			err = wire.AppendMessage(&r, typ, 23, &v.HostAliases, decodeCorev1HostAlias)
+			err = wire.ReusedRun(&r, typ, 23, &v.HostAliases, decodeCorev1HostAlias)
 		case 24:
 			err = wire.SetString(&r, typ, &v.PriorityClassName)
 		case 25:
@@ -1442,7 +1442,7 @@ func decodeCorev1PodSpec(r wire.Reader, v *corev1.PodSpec) error {
 		case 26:
 			err = wire.Pointer(&r, typ, &v.DNSConfig, decodeCorev1PodDNSConfig)
 		case 28:
-			err = wire.AppendMessage(&r, typ, 28, &v.ReadinessGates, decodeCorev1PodReadinessGate)
+			err = wire.ReusedRun(&r, typ, 28, &v.ReadinessGates, decodeCorev1PodReadinessGate)
 		case 29:
 			err = wire.SetStringPtr(&r, typ, &v.RuntimeClassName)
 		case 30:
@@ -1452,7 +1452,7 @@ func decodeCorev1PodSpec(r wire.Reader, v *corev1.PodSpec) error {
 		case 32:
 			err = wire.QuantityMap(&r, typ, 32, &v.Overhead)
 		case 33:
-			err = wire.AppendMessage(&r, typ, 33, &v.TopologySpreadConstraints, decodeCorev1TopologySpreadConstraint)
+			err = wire.ReusedRun(&r, typ, 33, &v.TopologySpreadConstraints, decodeCorev1TopologySpreadConstraint)
 		case 35:
 			err = wire.SetBoolPtr(&r, typ, &v.SetHostnameAsFQDN)
 		case 36:
@@ -1460,9 +1460,9 @@ func decodeCorev1PodSpec(r wire.Reader, v *corev1.PodSpec) error {
 		case 37:
 			err = wire.SetBoolPtr(&r, typ, &v.HostUsers)
 		case 38:
-			err = wire.AppendMessage(&r, typ, 38, &v.SchedulingGates, decodeCorev1PodSchedulingGate)
+			err = wire.ReusedRun(&r, typ, 38, &v.SchedulingGates, decodeCorev1PodSchedulingGate)
 		case 39:
-			err = wire.AppendMessage(&r, typ, 39, &v.ResourceClaims, decodeCorev1PodResourceClaim)
+			err = wire.ReusedRun(&r, typ, 39, &v.ResourceClaims, decodeCorev1PodResourceClaim)
 		case 40:
 			err = wire.Pointer(&r, typ, &v.Resources, decodeCorev1ResourceRequirements)
 		case 41:
@@ -1470,7 +1470,7 @@ func decodeCorev1PodSpec(r wire.Reader, v *corev1.PodSpec) error {
 		case 43:
 			err = wire.Pointer(&r, typ, &v.SchedulingGroup, decodeCorev1PodSchedulingGroup)
 		case 44:
-			err = wire.AppendMessage(&r, typ, 44, &v.EvictionResponders, decodeCorev1EvictionResponder)
+			err = wire.ReusedRun(&r, typ, 44, &v.EvictionResponders, decodeCorev1EvictionResponder)
 		default:
 			err = r.Skip()
 		}
@@ -1669,7 +1669,7 @@ func decodeCorev1ServiceSpec(r wire.Reader, v *corev1.ServiceSpec) error {
 		}
 		switch num {
 		case 1:
-			err = wire.AppendMessage(&r, typ, 1, &v.Ports, decodeCorev1ServicePort)
+			err = wire.ReusedRun(&r, typ, 1, &v.Ports, decodeCorev1ServicePort)
 		case 2:
 			err = wire.StringMap(&r, typ, 2, &v.Selector)
 		case 3:

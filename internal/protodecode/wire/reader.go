@@ -39,6 +39,10 @@ type Reader struct {
 	// entries, in more than one run, go into a map made by this Reader
 	// (see sharedMap).
 	privateMaps uint64
+	// privateRuns has the bit of each repeated message field of this
+	// message whose elements go into a slice made by this Reader (see
+	// ReusedRun).
+	privateRuns uint64
 	// plain, set for Secrets, keeps strings out of the process-wide
 	// table (see intern.IsSecret); the readers of nested messages carry it.
 	plain bool

@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"unsafe"
 	"weak"
 
 	"github.com/kubeclient/client-go/internal/intern"
@@ -10,17 +11,16 @@ import (
 // decoded. They become reusable by other decodes (Commit) only once the
 // whole object has decoded: a decode that fails or is left to the
 // reference resets the object, and nobody outside it may have copied its
-// parts before that. Within the decode, the message logged last is
-// reusable at once: the next equal one, in the next item of a list, is a
-// copy of it (a list is sorted by name, so the pods of one ReplicaSet come
-// one after the other, and those on one node, or not yet scheduled, have
-// equal specs). When the decode fails, both are discarded together.
+// parts before that. Within the decode, every message logged is reusable
+// at once: an equal one in a later item of a list is a copy of it (the
+// pods of one ReplicaSet have equal specs, or, spread over nodes, equal
+// containers and volumes). When the decode fails, all are discarded
+// together.
 type ReuseLog struct {
 	keeps []reusableKeep
-	// last points to the message this decode logged last (decoded or
-	// copied), from the bytes whose key is lastKey; nil before the first.
-	last    any
-	lastKey intern.MessageKey
+	// decoded maps the keys logged by this decode to the values (a *T for
+	// Reused, a []T for ReusedRun); made on first use.
+	decoded map[intern.MessageKey]any
 }
 
 type reusableKeep struct {
@@ -74,15 +74,14 @@ func Reused[T any](r *Reader, typ int, num int32, v *T, dec func(Reader, *T) err
 	} else if err := dec(r.nested(b), v); err != nil {
 		return err
 	}
-	r.reuse.last, r.reuse.lastKey = v, key
-	logDecoded(r.reuse, key, v)
+	logDecoded(r.reuse, key, v, weak.Make(v))
 	return nil
 }
 
-// reusableValue returns a live value decoded from the bytes of key: the
-// message of this decode decoded last, or one that s keeps; nil if none.
+// reusableValue returns a live value decoded from the bytes of key: one
+// this decode logged, or one that s keeps; nil if none.
 func reusableValue[T any](s *intern.DecodeSharing, log *ReuseLog, key intern.MessageKey) *T {
-	if p, ok := log.last.(*T); ok && log.lastKey == key {
+	if p, ok := log.decoded[key].(*T); ok {
 		return p
 	}
 	if held, ok := s.Reusable(key); ok {
@@ -93,7 +92,96 @@ func reusableValue[T any](s *intern.DecodeSharing, log *ReuseLog, key intern.Mes
 	return nil
 }
 
-// logDecoded logs v as decoded from the bytes of key.
-func logDecoded[T any](l *ReuseLog, key intern.MessageKey, v *T) {
-	l.keeps = append(l.keeps, reusableKeep{key, weak.Make(v)})
+// logDecoded logs value, kept as ref for other decodes, as decoded from
+// the bytes of key.
+func logDecoded(l *ReuseLog, key intern.MessageKey, value, ref any) {
+	if l.decoded == nil {
+		l.decoded = make(map[intern.MessageKey]any)
+	}
+	l.decoded[key] = value
+	l.keeps = append(l.keeps, reusableKeep{key, ref})
+}
+
+// weakRun refers to the elements of a slice decoded by ReusedRun without
+// holding them alive.
+type weakRun[T any] struct {
+	first weak.Pointer[T]
+	n     int
+}
+
+// ReusedRun decodes the run of repeated message field num that starts at
+// the key just read (all of its elements) as AppendMessage decodes each.
+// With a DecodeSharing and a ReuseLog, when a slice decoded before from
+// the same bytes is still alive, *v becomes that slice instead: the
+// containers, volumes and tolerations of one ReplicaSet's pods are equal
+// while their specs differ in the node they run on. A decoded slice is
+// logged with its capacity cut to its length, so that nobody appending to
+// a copy of it writes into its array.
+//
+// The reference appends elements that come later to the first ones.
+// Elements in several runs of one message (no encoder writes that), and
+// runs too short to be worth a key, go into a slice this Reader makes and
+// remembers; a field met again in another message (its message repeated,
+// merged by the reference) may hold a reused slice, and such input is left
+// to the reference (ErrFallback).
+func ReusedRun[S ~[]T, T any](r *Reader, typ int, num int32, v *S, dec func(Reader, *T) error) error {
+	if r.reuse == nil || typ != wireBytes || num >= 64 {
+		return AppendMessage(r, typ, num, v, dec)
+	}
+	bit := uint64(1) << num
+	if *v != nil {
+		if r.privateRuns&bit == 0 {
+			return ErrFallback
+		}
+		return AppendMessage(r, typ, num, v, dec)
+	}
+	start := r.key
+	end, n := r.run(num)
+	if n == 0 || end-start < minReusedMessage || r.count(num) != n {
+		// Elements in several runs go into a slice this Reader makes.
+		r.privateRuns |= bit
+		return AppendMessage(r, typ, num, v, dec)
+	}
+	key := r.share.MessageKey(r.b[start:end])
+	if held := reusableRun[S](r.share, r.reuse, key); held != nil {
+		*v = held
+		r.i = end
+		return nil
+	}
+	out := make(S, n)
+	for i := range out {
+		if i > 0 {
+			if _, typ, err := r.Key(); err != nil {
+				return err
+			} else if typ != wireBytes {
+				return ErrFallback
+			}
+		}
+		b, err := r.Bytes(wireBytes)
+		if err != nil {
+			return err
+		}
+		if err := dec(r.nested(b), &out[i]); err != nil {
+			return err
+		}
+	}
+	*v = out[:n:n]
+	logDecoded(r.reuse, key, *v, weakRun[T]{weak.Make(&out[0]), n})
+	return nil
+}
+
+// reusableRun returns a live slice decoded from the bytes of key: one this
+// decode logged, or one that s keeps; nil if none.
+func reusableRun[S ~[]T, T any](s *intern.DecodeSharing, log *ReuseLog, key intern.MessageKey) S {
+	if held, ok := log.decoded[key].(S); ok {
+		return held
+	}
+	if held, ok := s.Reusable(key); ok {
+		if ref, ok := held.(weakRun[T]); ok {
+			if first := ref.first.Value(); first != nil {
+				return S(unsafe.Slice(first, ref.n))
+			}
+		}
+	}
+	return nil
 }

@@ -40,6 +40,7 @@ func Generate(u *model.Universe, l layout.Layout, out *gofile.Output, opts Optio
 		g.isRoot[t] = true
 		g.enqueue(t)
 	}
+	g.isSpec = g.specTypes(roots)
 	for len(g.queue) > 0 {
 		t := g.queue[0]
 		g.queue = g.queue[1:]
@@ -74,6 +75,8 @@ type generator struct {
 	f *gofile.File
 	// isRoot holds the object types decodeObject handles.
 	isRoot map[*model.Type]bool
+	// isSpec holds the types of the roots' reused specs.
+	isSpec map[*model.Type]bool
 }
 
 func (g *generator) roots() ([]*model.Type, error) {
@@ -143,19 +146,40 @@ func (g *generator) fieldCall(t *model.Type, fld *model.Field, tag protoTag) (st
 			return fmt.Sprintf("%s.Reused(&r, typ, %d, &v.%s, %s)", g.f.Import(g.opts.RuntimePath), tag.num, fld.Name, fn), true
 		}
 	}
+	if g.isSpec[t] && fld.Type.Kind == model.RefSlice && fld.Type.Elem.Kind == model.RefNamed && g.scalarOf(fld.Type.Elem) == notScalar {
+		if fn := g.messageFunc(fld.Type.Elem); fn != "" {
+			return fmt.Sprintf("%s.ReusedRun(&r, typ, %d, &v.%s, %s)", g.f.Import(g.opts.RuntimePath), tag.num, fld.Name, fn), true
+		}
+	}
 	return g.call(fld.Type, tag, "&v."+fld.Name, !decodepolicy.UniqueStrings[qualified])
 }
 
 // reusedField reports whether field fld of message t is decoded with
 // wire.Reused: the Spec of an object, a message embedded by value. An
 // object's spec rarely changes from one version to the next, while its
-// metadata and status do.
+// metadata and status do. The repeated message fields of such a spec
+// (containers, volumes, tolerations) are decoded with wire.ReusedRun:
+// they are equal in the specs of one owner's objects that differ in a
+// node name.
 func (g *generator) reusedField(t *model.Type, fld *model.Field) bool {
 	if !g.isRoot[t] || fld.Name != "Spec" || fld.Type.Kind != model.RefNamed {
 		return false
 	}
 	ft := g.lookup(fld.Type)
 	return ft != nil && ft.Kind == model.KindStruct && wellKnown[ft.Package.Path+"."+ft.Name] == ""
+}
+
+// specTypes returns the types of the fields reusedField picks.
+func (g *generator) specTypes(roots []*model.Type) map[*model.Type]bool {
+	specs := map[*model.Type]bool{}
+	for _, t := range roots {
+		for _, fld := range t.Fields {
+			if g.reusedField(t, fld) {
+				specs[g.lookup(fld.Type)] = true
+			}
+		}
+	}
+	return specs
 }
 
 // messageDecoder writes the decode function of message t.
