@@ -34,7 +34,7 @@ echo "generated code is up to date"
 
 # --- examples/crd: the generator run on a user's own CRD types -------------
 # Regenerates examples/crd into a temporary tree (generated/ and the deepcopy
-# file of apis/stable/v1) and diffs it against the checkout.
+# and decoders files of apis/stable/v1) and diffs it against the checkout.
 crdtmp="$(mktemp -d)"
 trap 'rm -rf "$tmp" "$crdtmp"' EXIT
 "$root/examples/crd/hack/update-codegen.sh" "$crdtmp/generated"
@@ -43,10 +43,12 @@ if ! diff -r -q "$root/examples/crd/generated" "$crdtmp/generated" >/dev/null 2>
   crdstatus=1
   diff -r -q "$root/examples/crd/generated" "$crdtmp/generated" 2>&1 | sed "s|$crdtmp/|generated: |g; s|$root/examples/crd/|checked in: |g" >&2 || true
 fi
-if ! diff -q "$root/examples/crd/apis/stable/v1/zz_generated.deepcopy.go" "$crdtmp/apis/stable/v1/zz_generated.deepcopy.go" >/dev/null 2>&1; then
-  crdstatus=1
-  echo "examples/crd/apis/stable/v1/zz_generated.deepcopy.go differs" >&2
-fi
+for f in zz_generated.deepcopy.go zz_generated.decoders.go; do
+  if ! diff -q "$root/examples/crd/apis/stable/v1/$f" "$crdtmp/apis/stable/v1/$f" >/dev/null 2>&1; then
+    crdstatus=1
+    echo "examples/crd/apis/stable/v1/$f differs" >&2
+  fi
+done
 if [ "$crdstatus" -ne 0 ]; then
   echo "examples/crd generated code is out of date: run examples/crd/hack/update-codegen.sh" >&2
   exit 1
