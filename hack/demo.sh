@@ -45,8 +45,10 @@ echo "demo.sh: [3/4] starting etcd, kube-apiserver and kube-controller-manager (
 setsid "$out/bin/local-up" -dir "$dir" >"$log" 2>&1 &
 upid=$!
 stop() {
+  # The output may be gone (make demo | head): stopping goes on regardless.
+  trap '' PIPE
   if kill -0 "$upid" 2>/dev/null; then
-    echo "demo.sh: stopping the control plane" >&2
+    echo "demo.sh: stopping the control plane" >&2 || true
     kill -TERM -- "-$upid" 2>/dev/null || true
     for _ in $(seq 50); do kill -0 "$upid" 2>/dev/null || break; sleep 0.2; done
     kill -KILL -- "-$upid" 2>/dev/null || true
