@@ -309,7 +309,7 @@ func (e *e2e) kill(id string) {
 	e.live = slices.DeleteFunc(e.live, func(s string) bool { return s == id })
 }
 
-// owners returns, for the current live members, the owner of each slot.
+// assignment returns the slots' owners among the current live members.
 func (e *e2e) assignment() sharding.Assignment { return sharding.Assign(e.live, e2eSlots) }
 
 // waitOwnership waits until every live replica works on exactly its
