@@ -146,16 +146,17 @@ type observation struct {
 	record   string // resourceVersion, renew time and claims: changes on every write
 	seenAt   time.Time
 	total    int
-	claims   slotSet // nil with claimsBad
+	claims   slotSet // nil when bad
 	bad      bool    // claims unreadable: treated as claiming every slot
 }
 
-// Member is one replica's side of a ring: it holds a Lease, watches the
-// other members' Leases, and tells OnShardChange which slots it may work
-// on. See the package documentation for the protocol.
+// Member is one replica's side of a ring: it holds a Lease, reads the
+// other members' Leases every round, and tells OnShardChange which slots
+// it may work on. See the package documentation for the protocol.
 //
-// Run's goroutine owns the loop and every field below mu; mu guards only
-// the snapshot read by Status.
+// Run's goroutine runs the rounds and alone touches the fields marked
+// "Owned by Run's goroutine"; mu guards only status, the snapshot Status
+// returns.
 type Member struct {
 	config MemberConfig
 	clock  clock.Clock
