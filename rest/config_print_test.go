@@ -11,19 +11,6 @@ import (
 	clientcmdapi "github.com/kubeclient/client-go/tools/clientcmd/api"
 )
 
-// secretForms are the ways a secret could show in printed output: as
-// text, or as the bytes of a []byte field printed by %v, %#v, %x or %d.
-func secretForms(secret string) []string {
-	b := []byte(secret)
-	return []string{
-		secret,
-		strings.Trim(fmt.Sprintf("%v", b), "[]"),
-		strings.Trim(fmt.Sprintf("%#v", b), "[]uint8{}"),
-		fmt.Sprintf("%x", b),
-		strings.Trim(fmt.Sprintf("%d", b), "[]"),
-	}
-}
-
 // TestConfigPrintingRedactsEverywhere prints a Config holding every kind of
 // secret as a value, a pointer, and nested in other values, with every verb,
 // and finds none of them. client-go leaks them for every form but the

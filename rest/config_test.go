@@ -26,10 +26,6 @@ import (
 	"github.com/kubeclient/client-go/util/flowcontrol"
 )
 
-type fakePersister struct{ saved map[string]string }
-
-func (p *fakePersister) Persist(m map[string]string) error { p.saved = m; return nil }
-
 func TestConfigStringRedactsSecrets(t *testing.T) {
 	cfg := &Config{
 		Host:                "https://example.com",

@@ -2,13 +2,112 @@ package rest
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"net/url"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/runtime/serializer"
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+
 	"github.com/kubeclient/client-go/tools/metrics"
 )
+
+// Helpers shared by this package's test files: the test scheme and
+// clients, scripted servers, recorders of metrics, backoffs and warnings.
+// A helper used by one test file stays in it.
+
+// The rest package must not depend on kubernetes/scheme, so its tests build
+// their own scheme holding core/v1 and the meta types.
+var (
+	testScheme = runtime.NewScheme()
+	testCodecs = serializer.NewCodecFactory(testScheme)
+	testParams = runtime.NewParameterCodec(testScheme)
+)
+
+func init() {
+	utilruntime.Must(corev1.AddToScheme(testScheme))
+	metav1.AddToGroupVersion(testScheme, schema.GroupVersion{Version: "v1"})
+}
+
+// coreV1Config returns a Config for the core/v1 API of the server at host,
+// with throttling off so tests are not slowed down.
+func coreV1Config(host string) *Config {
+	return &Config{
+		Host:    host,
+		APIPath: "/api",
+		ContentConfig: ContentConfig{
+			GroupVersion:         &corev1.SchemeGroupVersion,
+			NegotiatedSerializer: testCodecs.WithoutConversion(),
+		},
+		QPS: -1,
+	}
+}
+
+// coreV1Client returns a RESTClient for core/v1 on srv.
+func coreV1Client(t *testing.T, srv *httptest.Server, mutate ...func(*Config)) *RESTClient {
+	t.Helper()
+	cfg := coreV1Config(srv.URL)
+	for _, m := range mutate {
+		m(cfg)
+	}
+	c, err := RESTClientFor(cfg)
+	if err != nil {
+		t.Fatalf("RESTClientFor: %v", err)
+	}
+	return c
+}
+
+// writeJSON answers with obj as a Kubernetes JSON body.
+func writeJSON(t *testing.T, w http.ResponseWriter, code int, obj runtime.Object) {
+	t.Helper()
+	data, err := runtime.Encode(testCodecs.LegacyCodec(corev1.SchemeGroupVersion), obj)
+	if err != nil {
+		t.Errorf("encode %T: %v", obj, err)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(code)
+	_, _ = w.Write(data)
+}
+
+// statusBody returns a metav1.Status failure as the API server sends it.
+func statusBody(code int32, reason metav1.StatusReason, message string) *metav1.Status {
+	return &metav1.Status{
+		TypeMeta: metav1.TypeMeta{Kind: "Status", APIVersion: "v1"},
+		Status:   metav1.StatusFailure,
+		Code:     code,
+		Reason:   reason,
+		Message:  message,
+	}
+}
+
+func testPod(name string) *corev1.Pod {
+	return &corev1.Pod{
+		TypeMeta:   metav1.TypeMeta{Kind: "Pod", APIVersion: "v1"},
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default", ResourceVersion: "7"},
+		Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "app", Image: "nginx"}}},
+	}
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
 
 // metricsRecorder captures the rest client metrics for one test. It swaps
 // the package-level metric sinks, so tests using it must not run in
@@ -146,3 +245,116 @@ func (b *recordingBackoff) recorded() []time.Duration {
 	defer b.mu.Unlock()
 	return append([]time.Duration(nil), b.sleeps...)
 }
+
+// scriptedServer answers the n-th request with the n-th handler of script
+// (the last one repeats) and records the bodies it received.
+type scriptedServer struct {
+	*httptest.Server
+	mu     sync.Mutex
+	bodies []string
+}
+
+func newScriptedServer(t *testing.T, script ...http.HandlerFunc) *scriptedServer {
+	s := &scriptedServer{}
+	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		s.mu.Lock()
+		n := len(s.bodies)
+		s.bodies = append(s.bodies, string(body))
+		s.mu.Unlock()
+		script[min(n, len(script)-1)](w, r)
+	}))
+	t.Cleanup(s.Close)
+	return s
+}
+
+func (s *scriptedServer) received() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.bodies...)
+}
+
+func throttled(seconds string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		if seconds != "" {
+			w.Header().Set("Retry-After", seconds)
+		}
+		w.WriteHeader(http.StatusTooManyRequests)
+		_, _ = io.WriteString(w, `{"kind":"Status","apiVersion":"v1","status":"Failure","reason":"TooManyRequests","message":"slow down","code":429}`)
+	}
+}
+
+func unavailable(seconds string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if seconds != "" {
+			w.Header().Set("Retry-After", seconds)
+		}
+		w.Header().Set("Content-Type", "text/plain")
+		w.WriteHeader(http.StatusServiceUnavailable)
+		_, _ = io.WriteString(w, "overloaded")
+	}
+}
+
+func okPod(t *testing.T) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) { writeJSON(t, w, 200, testPod("ok")) }
+}
+
+// encodeAs encodes obj in the given media type with the test codecs.
+func encodeAs(t *testing.T, mediaType string, obj runtime.Object) []byte {
+	t.Helper()
+	info, ok := runtime.SerializerInfoForMediaType(testCodecs.SupportedMediaTypes(), mediaType)
+	if !ok {
+		t.Fatalf("no serializer for %s", mediaType)
+	}
+	data, err := runtime.Encode(testCodecs.EncoderForVersion(info.Serializer, corev1.SchemeGroupVersion), obj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// warningRecorder is a WarningHandler collecting the texts it is given.
+type warningRecorder struct {
+	mu   sync.Mutex
+	seen []string
+}
+
+func (w *warningRecorder) HandleWarningHeader(code int, agent, text string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.seen = append(w.seen, text)
+}
+
+func (w *warningRecorder) texts() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return append([]string(nil), w.seen...)
+}
+
+// offlineClient is a core/v1 client for a server that is never contacted.
+func offlineClient(t *testing.T, host string) *RESTClient {
+	t.Helper()
+	c, err := RESTClientFor(coreV1Config(host))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// secretForms are the ways a secret could show in printed output: as
+// text, or as the bytes of a []byte field printed by %v, %#v, %x or %d.
+func secretForms(secret string) []string {
+	b := []byte(secret)
+	return []string{
+		secret,
+		strings.Trim(fmt.Sprintf("%v", b), "[]"),
+		strings.Trim(fmt.Sprintf("%#v", b), "[]uint8{}"),
+		fmt.Sprintf("%x", b),
+		strings.Trim(fmt.Sprintf("%d", b), "[]"),
+	}
+}
+
+type fakePersister struct{ saved map[string]string }
+
+func (p *fakePersister) Persist(m map[string]string) error { p.saved = m; return nil }

@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -15,22 +14,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 )
-
-// encodeAs encodes obj in the given media type with the test codecs.
-func encodeAs(t *testing.T, mediaType string, obj runtime.Object) []byte {
-	t.Helper()
-	info, ok := runtime.SerializerInfoForMediaType(testCodecs.SupportedMediaTypes(), mediaType)
-	if !ok {
-		t.Fatalf("no serializer for %s", mediaType)
-	}
-	data, err := runtime.Encode(testCodecs.EncoderForVersion(info.Serializer, corev1.SchemeGroupVersion), obj)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return data
-}
 
 func TestDoGetIntoJSON(t *testing.T) {
 	var gotPath, gotAccept, gotMethod string
@@ -468,22 +452,4 @@ func TestTransportErrorIsReturned(t *testing.T) {
 	if errors.As(err, &statusErr) {
 		t.Errorf("a dial failure should not be a StatusError: %v", err)
 	}
-}
-
-// warningRecorder is a WarningHandler collecting the texts it is given.
-type warningRecorder struct {
-	mu   sync.Mutex
-	seen []string
-}
-
-func (w *warningRecorder) HandleWarningHeader(code int, agent, text string) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.seen = append(w.seen, text)
-}
-
-func (w *warningRecorder) texts() []string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return append([]string(nil), w.seen...)
 }

@@ -16,16 +16,6 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 )
 
-// offlineClient is a core/v1 client for a server that is never contacted.
-func offlineClient(t *testing.T, host string) *RESTClient {
-	t.Helper()
-	c, err := RESTClientFor(coreV1Config(host))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
-
 func TestRequestURL(t *testing.T) {
 	c := offlineClient(t, "https://example.com:6443")
 	proxied := offlineClient(t, "https://example.com/proxy/")

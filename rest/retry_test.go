@@ -22,60 +22,6 @@ import (
 	"github.com/kubeclient/client-go/util/flowcontrol"
 )
 
-// scriptedServer answers the n-th request with the n-th handler of script
-// (the last one repeats) and records the bodies it received.
-type scriptedServer struct {
-	*httptest.Server
-	mu     sync.Mutex
-	bodies []string
-}
-
-func newScriptedServer(t *testing.T, script ...http.HandlerFunc) *scriptedServer {
-	s := &scriptedServer{}
-	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		s.mu.Lock()
-		n := len(s.bodies)
-		s.bodies = append(s.bodies, string(body))
-		s.mu.Unlock()
-		script[min(n, len(script)-1)](w, r)
-	}))
-	t.Cleanup(s.Close)
-	return s
-}
-
-func (s *scriptedServer) received() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]string(nil), s.bodies...)
-}
-
-func throttled(seconds string) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		if seconds != "" {
-			w.Header().Set("Retry-After", seconds)
-		}
-		w.WriteHeader(http.StatusTooManyRequests)
-		_, _ = io.WriteString(w, `{"kind":"Status","apiVersion":"v1","status":"Failure","reason":"TooManyRequests","message":"slow down","code":429}`)
-	}
-}
-
-func unavailable(seconds string) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		if seconds != "" {
-			w.Header().Set("Retry-After", seconds)
-		}
-		w.Header().Set("Content-Type", "text/plain")
-		w.WriteHeader(http.StatusServiceUnavailable)
-		_, _ = io.WriteString(w, "overloaded")
-	}
-}
-
-func okPod(t *testing.T) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) { writeJSON(t, w, 200, testPod("ok")) }
-}
-
 func TestRetryAfterIsFollowed(t *testing.T) {
 	m := recordMetrics(t)
 	srv := newScriptedServer(t, throttled("1"), unavailable("3"), okPod(t))
