@@ -127,20 +127,7 @@ func TestIntoMatchesReferenceOnRandomObjects(t *testing.T) {
 	for i, proto := range generatedTypes() {
 		t.Run(fmt.Sprintf("%T", proto), func(t *testing.T) {
 			t.Parallel()
-			for round := range rounds() {
-				seed := int64(i*100003 + round)
-				obj := newOf(proto)
-				apifill.NewFiller(seed).Fill(obj)
-				data, err := json.Marshal(obj)
-				if err != nil {
-					t.Fatal(err)
-				}
-				check(t, data, newOf(proto))
-				// Into a populated object: merge semantics.
-				prev := newOf(proto)
-				apifill.NewFiller(seed + 7).Fill(prev)
-				check(t, data, prev)
-			}
+			checkRandom(t, i, proto)
 		})
 	}
 }
@@ -149,24 +136,50 @@ func TestIntoMatchesReferenceOnMutatedInput(t *testing.T) {
 	for i, proto := range generatedTypes() {
 		t.Run(fmt.Sprintf("%T", proto), func(t *testing.T) {
 			t.Parallel()
-			r := rand.New(rand.NewSource(int64(i)))
-			for round := range rounds() {
-				obj := newOf(proto)
-				apifill.NewFiller(int64(i*7919 + round)).Fill(obj)
-				data, err := json.Marshal(obj)
-				if err != nil {
-					t.Fatal(err)
-				}
-				doc := mustParseNode(data)
-				prev := newOf(proto)
-				apifill.NewFiller(int64(round)).Fill(prev)
-				for range 4 {
-					m := mutate(r, doc)
-					check(t, []byte(m), newOf(proto))
-					check(t, []byte(m), prev)
-					check(t, []byte(corrupt(r, m)), newOf(proto))
-				}
-			}
+			checkMutated(t, i, proto)
 		})
+	}
+}
+
+// checkRandom checks random objects of proto's type, the i-th type of a
+// test, encoded with encoding/json, decoded into empty and populated
+// objects.
+func checkRandom(t *testing.T, i int, proto runtime.Object) {
+	for round := range rounds() {
+		seed := int64(i*100003 + round)
+		obj := newOf(proto)
+		apifill.NewFiller(seed).Fill(obj)
+		data, err := json.Marshal(obj)
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(t, data, newOf(proto))
+		// Into a populated object: merge semantics.
+		prev := newOf(proto)
+		apifill.NewFiller(seed + 7).Fill(prev)
+		check(t, data, prev)
+	}
+}
+
+// checkMutated checks mutated and corrupted documents of random objects
+// of proto's type, the i-th type of a test.
+func checkMutated(t *testing.T, i int, proto runtime.Object) {
+	r := rand.New(rand.NewSource(int64(i)))
+	for round := range rounds() {
+		obj := newOf(proto)
+		apifill.NewFiller(int64(i*7919 + round)).Fill(obj)
+		data, err := json.Marshal(obj)
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc := mustParseNode(data)
+		prev := newOf(proto)
+		apifill.NewFiller(int64(round)).Fill(prev)
+		for range 4 {
+			m := mutate(r, doc)
+			check(t, []byte(m), newOf(proto))
+			check(t, []byte(m), prev)
+			check(t, []byte(corrupt(r, m)), newOf(proto))
+		}
 	}
 }
