@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/url"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"k8s.io/klog/v2"
@@ -53,27 +54,29 @@ func TestURLBackoff(t *testing.T) {
 }
 
 func TestURLBackoffSleepUsesClock(t *testing.T) {
-	clk := testingclock.NewFakeClock(time.Now())
-	b := &URLBackoff{Backoff: flowcontrol.NewFakeBackOff(time.Second, time.Minute, clk)}
-	done := make(chan error, 1)
-	go func() {
-		b.SleepWithContext(context.Background(), 5*time.Second)
-		done <- nil
-	}()
-	waitForWaiter(t, clk, done)
-	clk.Step(5 * time.Second)
-	<-done
+	synctest.Test(t, func(t *testing.T) {
+		clk := testingclock.NewFakeClock(time.Now())
+		b := &URLBackoff{Backoff: flowcontrol.NewFakeBackOff(time.Second, time.Minute, clk)}
+		done := make(chan error, 1)
+		go func() {
+			b.SleepWithContext(context.Background(), 5*time.Second)
+			done <- nil
+		}()
+		settled(t, "the sleep waits on the clock", func() bool { return len(done) == 0 && clk.HasWaiters() })
+		clk.Step(5 * time.Second)
+		<-done
 
-	// Cancellation ends the sleep without the clock moving.
-	ctx, cancel := context.WithCancel(context.Background())
-	go func() {
-		b.SleepWithContext(ctx, time.Hour)
-		done <- nil
-	}()
-	waitForWaiter(t, clk, done)
-	cancel()
-	<-done
-	b.SleepWithContext(context.Background(), 0) // returns at once
+		// Cancellation ends the sleep without the clock moving.
+		ctx, cancel := context.WithCancel(context.Background())
+		go func() {
+			b.SleepWithContext(ctx, time.Hour)
+			done <- nil
+		}()
+		settled(t, "the sleep waits on the clock", func() bool { return len(done) == 0 && clk.HasWaiters() })
+		cancel()
+		<-done
+		b.SleepWithContext(context.Background(), 0) // returns at once
+	})
 }
 
 func TestNoBackoff(t *testing.T) {

@@ -5,12 +5,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -248,24 +250,49 @@ func (b *recordingBackoff) recorded() []time.Duration {
 
 // scriptedServer answers the n-th request with the n-th handler of script
 // (the last one repeats) and records the bodies it received.
+// scriptedServer answers requests from a script and records their bodies;
+// Server is nil when it serves over in-memory connections.
 type scriptedServer struct {
 	*httptest.Server
 	mu     sync.Mutex
 	bodies []string
 }
 
+// newScriptedServer serves script on a local port: the n-th request is
+// answered by script[n], the last one answering all that follow.
 func newScriptedServer(t *testing.T, script ...http.HandlerFunc) *scriptedServer {
 	s := &scriptedServer{}
-	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	s.Server = httptest.NewServer(s.handler(script))
+	t.Cleanup(s.Close)
+	return s
+}
+
+// newScriptedPipeServer serves script, as newScriptedServer does, over
+// in-memory connections that a synctest bubble sees blocking; it returns
+// a core/v1 client of it and the function that ends the server.
+func newScriptedPipeServer(t *testing.T, script ...http.HandlerFunc) (s *scriptedServer, client *RESTClient, closeAll func()) {
+	s = &scriptedServer{}
+	n, closeAll := newPipeNet(s.handler(script))
+	cfg := coreV1Config("http://pipe")
+	cfg.Dial = n.DialContext
+	client, err := RESTClientFor(cfg)
+	if err != nil {
+		closeAll()
+		t.Fatalf("RESTClientFor: %v", err)
+	}
+	return s, client, closeAll
+}
+
+// handler records each request's body and answers it from script.
+func (s *scriptedServer) handler(script []http.HandlerFunc) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		s.mu.Lock()
 		n := len(s.bodies)
 		s.bodies = append(s.bodies, string(body))
 		s.mu.Unlock()
 		script[min(n, len(script)-1)](w, r)
-	}))
-	t.Cleanup(s.Close)
-	return s
+	})
 }
 
 func (s *scriptedServer) received() []string {
@@ -358,3 +385,81 @@ func secretForms(secret string) []string {
 type fakePersister struct{ saved map[string]string }
 
 func (p *fakePersister) Persist(m map[string]string) error { p.saved = m; return nil }
+
+// settled waits until every goroutine of the caller's synctest bubble but
+// the caller is durably blocked, that is until everything the test set
+// off has happened up to the bubble's next timer, and fails the test
+// unless cond then holds.
+func settled(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	synctest.Wait()
+	if !cond() {
+		t.Fatalf("%s: not the case once everything settled", what)
+	}
+}
+
+// pipeNet serves an http.Handler over in-memory connections (net.Pipe).
+// Unlike sockets, a synctest bubble sees a goroutine blocked on them as
+// blocked, so a client and a server in one bubble settle like any other
+// goroutines. It is the listener of its server and the dialer of the
+// clients (Config.Dial).
+type pipeNet struct {
+	srv   *http.Server
+	conns chan net.Conn
+	// done is closed by Close; closeOnce guards it.
+	done      chan struct{}
+	closeOnce sync.Once
+}
+
+// newPipeNet serves h until the returned close, which ends every
+// connection.
+func newPipeNet(h http.Handler) (n *pipeNet, closeAll func()) {
+	n = &pipeNet{srv: &http.Server{Handler: h}, conns: make(chan net.Conn), done: make(chan struct{})}
+	served := make(chan struct{})
+	go func() {
+		defer close(served)
+		_ = n.srv.Serve(n)
+	}()
+	return n, func() {
+		_ = n.srv.Close()
+		<-served
+	}
+}
+
+// Accept hands the server the next connection a client dialled.
+func (n *pipeNet) Accept() (net.Conn, error) {
+	select {
+	case c := <-n.conns:
+		return c, nil
+	case <-n.done:
+		return nil, net.ErrClosed
+	}
+}
+
+// Close stops Accept and DialContext.
+func (n *pipeNet) Close() error {
+	n.closeOnce.Do(func() { close(n.done) })
+	return nil
+}
+
+// Addr names the in-memory network.
+func (n *pipeNet) Addr() net.Addr { return pipeAddr{} }
+
+// DialContext connects a client to the server, whatever the address.
+func (n *pipeNet) DialContext(ctx context.Context, _, _ string) (net.Conn, error) {
+	client, server := net.Pipe()
+	select {
+	case n.conns <- server:
+		return client, nil
+	case <-n.done:
+		return nil, net.ErrClosed
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// pipeAddr is the address of a pipeNet.
+type pipeAddr struct{}
+
+func (pipeAddr) Network() string { return "pipe" }
+func (pipeAddr) String() string  { return "pipe" }

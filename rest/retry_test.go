@@ -4,19 +4,18 @@ import (
 	"bufio"
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/util/wait"
 	testingclock "k8s.io/utils/clock/testing"
 
 	"github.com/kubeclient/client-go/util/flowcontrol"
@@ -142,76 +141,61 @@ func TestRetryLimits(t *testing.T) {
 }
 
 func TestRetryAfterWaitsOnClock(t *testing.T) {
-	srv := newScriptedServer(t, throttled("2"), okPod(t))
-	clk := testingclock.NewFakeClock(time.Now())
-	backoff := &URLBackoff{Backoff: flowcontrol.NewFakeBackOff(0, 0, clk)}
-	c := coreV1Client(t, srv.Server)
+	synctest.Test(t, func(t *testing.T) {
+		srv, c, closeAll := newScriptedPipeServer(t, throttled("2"), okPod(t))
+		defer closeAll()
+		clk := testingclock.NewFakeClock(time.Now())
+		backoff := &URLBackoff{Backoff: flowcontrol.NewFakeBackOff(0, 0, clk)}
 
-	done := make(chan error, 1)
-	go func() {
-		done <- c.Get().Resource("pods").BackOffWithContext(backoff).Do(context.Background()).Error()
-	}()
+		done := make(chan error, 1)
+		go func() {
+			done <- c.Get().Resource("pods").BackOffWithContext(backoff).Do(context.Background()).Error()
+		}()
 
-	waitForWaiter(t, clk, done)
-	clk.Step(2*time.Second - time.Millisecond)
-	if !clk.HasWaiters() {
-		t.Fatal("the retry started before the Retry-After delay elapsed")
-	}
-	if n := len(srv.received()); n != 1 {
-		t.Fatalf("attempts before the delay = %d", n)
-	}
-	clk.Step(time.Millisecond)
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatal(err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("request did not finish after the delay")
-	}
-	if n := len(srv.received()); n != 2 {
-		t.Errorf("attempts = %d, want 2", n)
-	}
-}
-
-// waitForWaiter blocks until something sleeps on clk, failing the test if
-// done fires first or it takes too long.
-func waitForWaiter(t *testing.T, clk *testingclock.FakeClock, done <-chan error) {
-	t.Helper()
-	err := wait.PollUntilContextTimeout(context.Background(), time.Millisecond, 10*time.Second, true, func(context.Context) (bool, error) {
+		settled(t, "the request waits on the clock", func() bool { return len(done) == 0 && clk.HasWaiters() })
+		clk.Step(2*time.Second - time.Millisecond)
+		settled(t, "the retry waits until the Retry-After delay elapsed", func() bool {
+			return clk.HasWaiters() && len(srv.received()) == 1
+		})
+		clk.Step(time.Millisecond)
 		select {
 		case err := <-done:
-			return false, fmt.Errorf("request ended without waiting: %v", err)
-		default:
-			return clk.HasWaiters(), nil
+			if err != nil {
+				t.Fatal(err)
+			}
+		case <-time.After(time.Hour):
+			t.Fatal("request did not finish after the delay")
+		}
+		if n := len(srv.received()); n != 2 {
+			t.Errorf("attempts = %d, want 2", n)
 		}
 	})
-	if err != nil {
-		t.Fatalf("nothing waited on the clock: %v", err)
-	}
 }
 
 func TestCancelDuringRetryWait(t *testing.T) {
-	srv := newScriptedServer(t, throttled("3600"))
-	c := coreV1Client(t, srv.Server)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- c.Get().Resource("pods").Do(ctx).Error() }()
-	// Wait for the first attempt to be answered, then cancel during the
-	// hour-long Retry-After sleep of NoBackoff.
-	answered := func(context.Context) (bool, error) { return len(srv.received()) > 0, nil }
-	if err := wait.PollUntilContextTimeout(context.Background(), time.Millisecond, 10*time.Second, true, answered); err != nil {
-		t.Fatalf("the first attempt was never answered: %v", err)
-	}
-	cancel()
-	select {
-	case err := <-done:
-		if !errors.Is(err, context.Canceled) {
-			t.Errorf("err = %v, want context.Canceled", err)
+	synctest.Test(t, func(t *testing.T) {
+		srv, c, closeAll := newScriptedPipeServer(t, throttled("3600"))
+		defer closeAll()
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		start := time.Now()
+		go func() { done <- c.Get().Resource("pods").Do(ctx).Error() }()
+		// Once the first attempt is answered, the request sleeps for the
+		// hour-long Retry-After of NoBackoff; cancel during the sleep.
+		settled(t, "the first attempt is answered", func() bool { return len(srv.received()) == 1 && len(done) == 0 })
+		cancel()
+		select {
+		case err := <-done:
+			if !errors.Is(err, context.Canceled) {
+				t.Errorf("err = %v, want context.Canceled", err)
+			}
+			if d := time.Since(start); d != 0 {
+				t.Errorf("the request ended after %v, want at the cancellation", d)
+			}
+		case <-time.After(time.Minute):
+			t.Fatal("cancellation did not interrupt the Retry-After wait")
 		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("cancellation did not interrupt the Retry-After wait")
-	}
+	})
 }
 
 // resetOnce closes the first connection without answering, then serves pods.
