@@ -33,7 +33,7 @@ LIST_N=${LIST_N:-5000}
 GET_OPS=${GET_OPS:-2000}
 LIST_OPS=${LIST_OPS:-5}
 WQ_OPS=${WQ_OPS:-250000}
-WORKLOADS=${WORKLOADS:-"informer:json informer:protobuf readers:json readers:protobuf watchlist:json watchlist:protobuf dynamic:json metadata:protobuf metadata:json relist:json relist:protobuf get:json get:protobuf list:json list:protobuf workqueue:- workqueue-named:- informer:json:spread informer:protobuf:spread readers:protobuf:spread dynamic:json:spread cr-informer:protobuf cr-informer:json cr-unstructured:json cr-list:protobuf cr-list:json cr-informer:protobuf:spread"}
+WORKLOADS=${WORKLOADS:-"informer:json informer:protobuf readers:json readers:protobuf watchlist:json watchlist:protobuf dynamic:json metadata:protobuf metadata:json relist:json relist:protobuf get:json get:protobuf list:json list:protobuf workqueue:- workqueue-named:- informer:json:spread informer:protobuf:spread readers:protobuf:spread dynamic:json:spread crd:json cr-informer:protobuf cr-informer:json cr-unstructured:json cr-list:protobuf cr-list:json cr-informer:protobuf:spread"}
 OUT=${OUT:-$(mktemp /tmp/informerbench.XXXXXX.jsonl)}
 
 bin=$(mktemp -d /tmp/informerbench.bin.XXXXXX)

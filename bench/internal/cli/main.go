@@ -50,6 +50,9 @@ func Main(libs map[string]harness.Lib, workloads []string) {
 	if !ok || !slices.Contains(workloads, p.Workload) {
 		fatal(fmt.Errorf("unknown -workload %q (this program runs %s)", p.Workload, strings.Join(workloads, ", ")))
 	}
+	if w.Resource != "" {
+		p.Resource = w.Resource
+	}
 	if !w.EventStream {
 		p.Events = 0
 	}

@@ -19,6 +19,16 @@ func typedInformer(ctx context.Context, lib Lib, p Params, res *fixture.Resource
 	return measureInformer(ctx, inf, p, false)
 }
 
+// crdInformer measures the generated informer of a custom resource's
+// typed clientset (examples/crd's CronTab).
+func crdInformer(ctx context.Context, lib Lib, p Params, _ *fixture.Resource) (map[string]float64, error) {
+	inf, err := lib.CronTabInformer(p.Host)
+	if err != nil {
+		return nil, err
+	}
+	return measureInformer(ctx, inf, p, false)
+}
+
 func dynamicInformer(ctx context.Context, lib Lib, p Params, res *fixture.Resource) (map[string]float64, error) {
 	inf, err := lib.DynamicInformer(p.Host, res.GVR())
 	if err != nil {

@@ -19,6 +19,9 @@ type Lib interface {
 	// MetadataInformer is a PartialObjectMetadata informer from
 	// metadatainformer.
 	MetadataInformer(host string, gvr schema.GroupVersionResource) (Informer, error)
+	// CronTabInformer is the generated informer of examples/crd's CronTab
+	// custom resource (JSON).
+	CronTabInformer(host string) (Informer, error)
 	// Pods is the typed clientset's Pods client.
 	Pods(host string, protobuf bool) (PodClient, error)
 	// NewQueue is workqueue.NewTyped[string].

@@ -51,7 +51,9 @@ type Workload struct {
 	// ControllerRuntime workloads are measured by crbench, the others by
 	// informerbench.
 	ControllerRuntime bool
-	run               func(ctx context.Context, lib Lib, p Params, res *fixture.Resource) (map[string]float64, error)
+	// Resource, when set, is the only resource the workload measures.
+	Resource string
+	run      func(ctx context.Context, lib Lib, p Params, res *fixture.Resource) (map[string]float64, error)
 }
 
 // Workloads are the benchmark's workloads by name.
@@ -60,6 +62,7 @@ var Workloads = map[string]*Workload{
 	"watchlist":       {Name: "watchlist", NeedsServer: true, EventStream: true, WatchList: true, run: typedInformer},
 	"relist":          {Name: "relist", NeedsServer: true, Relist: true, run: typedInformer},
 	"readers":         {Name: "readers", NeedsServer: true, EventStream: true, run: readersInformer},
+	"crd":             {Name: "crd", NeedsServer: true, EventStream: true, Resource: "crontabs", run: crdInformer},
 	"dynamic":         {Name: "dynamic", NeedsServer: true, EventStream: true, run: dynamicInformer},
 	"metadata":        {Name: "metadata", NeedsServer: true, EventStream: true, Metadata: true, run: metadataInformer},
 	"get":             {Name: "get", NeedsServer: true, run: restGet},

@@ -1,11 +1,14 @@
 #!/bin/sh
 # Writes kubeclient/*.go from clientgo/*.go: the same adapter with
-# kubeclient's import paths, so both libraries run identical code.
+# kubeclient's import paths, so both libraries run identical code. The
+# CronTab clientset of the client-go side (clientgo/crd, gencrd.sh) becomes
+# examples/crd's own.
 set -eu
 cd "$(dirname "$0")"
 for src in clientgo/*.go; do
 	dst=kubeclient/$(basename "$src" | sed 's#^clientgo#kubeclient#')
-	sed -e 's#"k8s.io/client-go/#"github.com/kubeclient/client-go/#' \
+	sed -e 's#"github.com/kubeclient/client-go/bench/internal/libs/clientgo/crd/#"github.com/kubeclient/client-go/examples/crd/generated/#' \
+	    -e 's#"k8s.io/client-go/#"github.com/kubeclient/client-go/#' \
 	    -e 's#^package clientgo#package kubeclient#' \
 	    -e 's#^// Package clientgo adapts k8s.io/client-go v0.37.2 to harness.Lib.#// Package kubeclient adapts github.com/kubeclient/client-go to harness.Lib.#' \
 	    -e 's#^// Lib is k8s.io/client-go.#// Lib is github.com/kubeclient/client-go.#' \
