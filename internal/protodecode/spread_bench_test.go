@@ -56,6 +56,15 @@ func BenchmarkPodListSharing(b *testing.B) {
 				}
 			}
 		})
+		b.Run(name+"/private", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				list := &corev1.PodList{}
+				if handled, err := Into(data, list); !handled || err != nil {
+					b.Fatal(handled, err)
+				}
+			}
+		})
 		b.Run(name+"/first-sync", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
