@@ -653,3 +653,32 @@ func (pipeAddr) String() string  { return "pipe" }
 func inBubble(f func(t *testing.T)) func(t *testing.T) {
 	return func(t *testing.T) { synctest.Test(t, f) }
 }
+
+// bookmarkRecorder is a store that hears about bookmarks and fails adds of
+// pods named "bad".
+type bookmarkRecorder struct {
+	Store
+	mu        sync.Mutex
+	bookmarks []string
+}
+
+func (s *bookmarkRecorder) Bookmark(rv string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.bookmarks = append(s.bookmarks, rv)
+	return nil
+}
+
+func (s *bookmarkRecorder) Add(obj interface{}) error {
+	if p, ok := obj.(*v1.Pod); ok && p.Name == "bad" {
+		return errors.New("refused")
+	}
+	return s.Store.Add(obj)
+}
+
+// initialEventsEnd is the bookmark that ends a watch-list's initial events.
+func initialEventsEnd(rv string) *v1.Pod {
+	end := pod("", "", rv, nil)
+	end.Annotations = map[string]string{metav1.InitialEventsAnnotationKey: "true"}
+	return end
+}

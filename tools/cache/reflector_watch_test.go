@@ -200,28 +200,6 @@ func TestReflectorVersionsAfterSyntheticAdds(t *testing.T) {
 	})
 }
 
-// bookmarkRecorder is a store that hears about bookmarks and fails adds of
-// pods named "bad".
-type bookmarkRecorder struct {
-	Store
-	mu        sync.Mutex
-	bookmarks []string
-}
-
-func (s *bookmarkRecorder) Bookmark(rv string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.bookmarks = append(s.bookmarks, rv)
-	return nil
-}
-
-func (s *bookmarkRecorder) Add(obj interface{}) error {
-	if obj.(*v1.Pod).Name == "bad" {
-		return errors.New("refused")
-	}
-	return s.Store.Add(obj)
-}
-
 func TestReflectorAppliesEvents(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		fw := watch.NewFakeWithChanSize(10, false)

@@ -97,13 +97,6 @@ func TestReflectorHonoursWatchListUnsupported(t *testing.T) {
 	}
 }
 
-// initialEventsEnd is the bookmark that ends a watch-list's initial events.
-func initialEventsEnd(rv string) *v1.Pod {
-	end := pod("", "", rv, nil)
-	end.Annotations = map[string]string{metav1.InitialEventsAnnotationKey: "true"}
-	return end
-}
-
 // TestReflectorWatchListRestartsStalledStream: a stream that goes silent
 // before its initial events are complete is given up after the stall
 // timeout and streamed again from scratch.
