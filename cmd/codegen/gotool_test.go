@@ -12,7 +12,9 @@ import (
 // TestGoToolInUserModule runs the generator the way the README tells a user
 // to: in a module of their own (testdata/usermodule, a CRD type and a test of
 // the generated code), `go get -tool` the generator, `go tool codegen` with
-// the default, k8s.io/code-generator-compatible layout, then build and test.
+// the default, k8s.io/code-generator-compatible layout, deepcopy functions
+// and JSON decoders (-decoders, which must register themselves with
+// pkg/decoders from the user's package), then build and test.
 // The module is not published, so the scratch go.mod replaces it with this
 // checkout, and GOPROXY=off keeps go get from asking the proxy about it. The
 // later steps use the environment's proxy: they may need the go.mod of a
@@ -61,7 +63,8 @@ func TestGoToolInUserModule(t *testing.T) {
 		"-output-dir", "generated",
 		"-inputs", "example.com/widgets/apis/stable/v1",
 		"-prefer-protobuf=false",
-		"-deepcopy")
+		"-deepcopy",
+		"-decoders")
 	for _, p := range []string{
 		"generated/clientset/versioned/clientset.go",
 		"generated/clientset/versioned/fake/clientset_generated.go",
@@ -69,6 +72,7 @@ func TestGoToolInUserModule(t *testing.T) {
 		"generated/listers/stable/v1/widget.go",
 		"generated/applyconfiguration/stable/v1/widget.go",
 		"apis/stable/v1/zz_generated.deepcopy.go",
+		"apis/stable/v1/zz_generated.decoders.go",
 	} {
 		if _, err := os.Stat(filepath.Join(dir, p)); err != nil {
 			t.Errorf("not generated: %v", err)
