@@ -21,7 +21,8 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// TestWorkloads runs every workload but watchlist, small, for both
+// TestWorkloads runs every workload but watchlist and the cr-* ones
+// (crbench's), small, for both
 // libraries, against the fake server in this process: each must pass its
 // own checks (objects in the cache, every event seen, the relist made).
 func TestWorkloads(t *testing.T) {
@@ -37,11 +38,14 @@ func TestWorkloads(t *testing.T) {
 			{Workload: "get", Format: "json", Resource: "pods", N: 10, Ops: 20},
 			{Workload: "list", Format: "protobuf", Resource: "pods", N: 700, Ops: 2},
 			{Workload: "workqueue", Ops: 2000},
+			{Workload: "workqueue-named", Ops: 2000},
+			{Workload: "informer", Format: "protobuf", Resource: "pods", Fixture: fixture.Spread, N: 60, Events: 60},
+			{Workload: "crd", Format: "json", Resource: "crontabs", N: 60, Events: 60},
 		} {
-			t.Run(lib.Name()+"/"+tc.Workload+"/"+tc.Format+"/"+tc.Resource, func(t *testing.T) {
+			t.Run(lib.Name()+"/"+tc.Workload+"/"+tc.Format+"/"+tc.Resource+"/"+string(tc.Fixture), func(t *testing.T) {
 				w := harness.Workloads[tc.Workload]
 				if w.NeedsServer {
-					res, err := fixture.ByName(tc.Resource)
+					res, err := fixture.ByNameIn(tc.Resource, tc.Fixture)
 					if err != nil {
 						t.Fatal(err)
 					}
