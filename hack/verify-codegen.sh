@@ -43,7 +43,7 @@ if ! diff -r -q "$root/examples/crd/generated" "$crdtmp/generated" >/dev/null 2>
   crdstatus=1
   diff -r -q "$root/examples/crd/generated" "$crdtmp/generated" 2>&1 | sed "s|$crdtmp/|generated: |g; s|$root/examples/crd/|checked in: |g" >&2 || true
 fi
-for f in zz_generated.deepcopy.go zz_generated.decoders.go; do
+for f in zz_generated.deepcopy.go zz_generated.decoders.go zz_generated.decoders_test.go; do
   if ! diff -q "$root/examples/crd/apis/stable/v1/$f" "$crdtmp/apis/stable/v1/$f" >/dev/null 2>&1; then
     crdstatus=1
     echo "examples/crd/apis/stable/v1/$f differs" >&2

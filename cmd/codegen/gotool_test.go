@@ -73,6 +73,7 @@ func TestGoToolInUserModule(t *testing.T) {
 		"generated/applyconfiguration/stable/v1/widget.go",
 		"apis/stable/v1/zz_generated.deepcopy.go",
 		"apis/stable/v1/zz_generated.decoders.go",
+		"apis/stable/v1/zz_generated.decoders_test.go",
 	} {
 		if _, err := os.Stat(filepath.Join(dir, p)); err != nil {
 			t.Errorf("not generated: %v", err)

@@ -1,13 +1,13 @@
-package jsondecode
+package jsontest
 
 import (
 	"fmt"
 	"reflect"
 )
 
-// firstDiff returns the path and values of the first difference between a
+// FirstDiff returns the path and values of the first difference between a
 // and b that reflect.DeepEqual sees, or "".
-func firstDiff(path string, a, b reflect.Value) string {
+func FirstDiff(path string, a, b reflect.Value) string {
 	if a.IsValid() != b.IsValid() {
 		return fmt.Sprintf("%s: validity %v vs %v", path, a.IsValid(), b.IsValid())
 	}
@@ -22,10 +22,10 @@ func firstDiff(path string, a, b reflect.Value) string {
 			}
 			return ""
 		}
-		return firstDiff(path, a.Elem(), b.Elem())
+		return FirstDiff(path, a.Elem(), b.Elem())
 	case reflect.Struct:
 		for i := range a.NumField() {
-			if d := firstDiff(path+"."+a.Type().Field(i).Name, a.Field(i), b.Field(i)); d != "" {
+			if d := FirstDiff(path+"."+a.Type().Field(i).Name, a.Field(i), b.Field(i)); d != "" {
 				return d
 			}
 		}
@@ -38,7 +38,7 @@ func firstDiff(path string, a, b reflect.Value) string {
 			return fmt.Sprintf("%s: len %d vs %d", path, a.Len(), b.Len())
 		}
 		for i := range a.Len() {
-			if d := firstDiff(fmt.Sprintf("%s[%d]", path, i), a.Index(i), b.Index(i)); d != "" {
+			if d := FirstDiff(fmt.Sprintf("%s[%d]", path, i), a.Index(i), b.Index(i)); d != "" {
 				return d
 			}
 		}
@@ -51,7 +51,7 @@ func firstDiff(path string, a, b reflect.Value) string {
 			return fmt.Sprintf("%s: len %d vs %d (keys %v vs %v)", path, a.Len(), b.Len(), a.MapKeys(), b.MapKeys())
 		}
 		for _, k := range a.MapKeys() {
-			if d := firstDiff(fmt.Sprintf("%s[%v]", path, k), a.MapIndex(k), b.MapIndex(k)); d != "" {
+			if d := FirstDiff(fmt.Sprintf("%s[%v]", path, k), a.MapIndex(k), b.MapIndex(k)); d != "" {
 				return d
 			}
 		}

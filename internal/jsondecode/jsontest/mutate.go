@@ -1,4 +1,4 @@
-package jsondecode
+package jsontest
 
 import (
 	"bytes"
@@ -9,23 +9,23 @@ import (
 	"strings"
 )
 
-// node is a JSON value whose object members keep their order and may
+// Node is a JSON value whose object members keep their order and may
 // repeat, so that mutations can produce duplicate keys.
-type node struct {
+type Node struct {
 	kind    byte // '{', '[', or 0 for a scalar held in raw
 	keys    []string
-	members []*node
+	members []*Node
 	raw     string
 }
 
-func parseNode(dec *json.Decoder) (*node, error) {
+func parseNode(dec *json.Decoder) (*Node, error) {
 	tok, err := dec.Token()
 	if err != nil {
 		return nil, err
 	}
 	switch t := tok.(type) {
 	case json.Delim:
-		n := &node{kind: byte(t)}
+		n := &Node{kind: byte(t)}
 		for dec.More() {
 			if n.kind == '{' {
 				k, err := dec.Token()
@@ -46,11 +46,13 @@ func parseNode(dec *json.Decoder) (*node, error) {
 		return n, nil
 	default:
 		b, _ := json.Marshal(t)
-		return &node{raw: string(b)}, nil
+		return &Node{raw: string(b)}, nil
 	}
 }
 
-func mustParseNode(data []byte) *node {
+// MustParse parses the JSON document data, which must be valid, keeping
+// its members' order and repeated keys.
+func MustParse(data []byte) *Node {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	n, err := parseNode(dec)
@@ -60,7 +62,7 @@ func mustParseNode(data []byte) *node {
 	return n
 }
 
-func (n *node) write(b *strings.Builder) {
+func (n *Node) write(b *strings.Builder) {
 	switch n.kind {
 	case '{':
 		b.WriteByte('{')
@@ -102,14 +104,14 @@ func writeKey(b *strings.Builder, k string) {
 	b.Write(q)
 }
 
-func (n *node) String() string {
+func (n *Node) String() string {
 	var b strings.Builder
 	n.write(&b)
 	return b.String()
 }
 
 // all returns n and its descendants.
-func (n *node) all(out []*node) []*node {
+func (n *Node) all(out []*Node) []*Node {
 	out = append(out, n)
 	for _, m := range n.members {
 		out = m.all(out)
@@ -117,8 +119,8 @@ func (n *node) all(out []*node) []*node {
 	return out
 }
 
-func (n *node) clone() *node {
-	c := &node{kind: n.kind, raw: n.raw, keys: append([]string(nil), n.keys...)}
+func (n *Node) clone() *Node {
+	c := &Node{kind: n.kind, raw: n.raw, keys: append([]string(nil), n.keys...)}
 	for _, m := range n.members {
 		c.members = append(c.members, m.clone())
 	}
@@ -134,16 +136,16 @@ var replacements = []string{
 	`{"a":1}`, `{"name":null}`, `[{}]`, `"\/\b\f\n\r\t"`, `"\u0041"`,
 }
 
-// mutate returns a structurally mutated copy of doc: a value replaced, a
+// Mutate returns a structurally mutated copy of doc: a value replaced, a
 // member duplicated, removed or renamed (case, escapes), an array grown.
-func mutate(r *rand.Rand, doc *node) string {
+func Mutate(r *rand.Rand, doc *Node) string {
 	root := doc.clone()
 	for range 1 + r.Intn(3) {
 		nodes := root.all(nil)
 		n := nodes[r.Intn(len(nodes))]
 		switch r.Intn(7) {
 		case 0, 1:
-			*n = node{raw: replacements[r.Intn(len(replacements))]}
+			*n = Node{raw: replacements[r.Intn(len(replacements))]}
 		case 2:
 			if len(n.members) > 0 {
 				i := r.Intn(len(n.members))
@@ -156,7 +158,7 @@ func mutate(r *rand.Rand, doc *node) string {
 			if n.kind == '{' && len(n.keys) > 0 {
 				i := r.Intn(len(n.keys))
 				n.keys = append(n.keys, n.keys[i])
-				n.members = append(n.members, &node{raw: replacements[r.Intn(len(replacements))]})
+				n.members = append(n.members, &Node{raw: replacements[r.Intn(len(replacements))]})
 			}
 		case 4:
 			if n.kind == '{' && len(n.keys) > 0 {
@@ -182,16 +184,16 @@ func mutate(r *rand.Rand, doc *node) string {
 			}
 		case 6:
 			if n.kind == '[' {
-				n.members = append(n.members, &node{raw: replacements[r.Intn(len(replacements))]})
+				n.members = append(n.members, &Node{raw: replacements[r.Intn(len(replacements))]})
 			}
 		}
 	}
 	return root.String()
 }
 
-// corrupt damages the bytes of a document: truncation, a byte removed,
+// Corrupt damages the bytes of a document: truncation, a byte removed,
 // replaced or inserted, invalid UTF-8 inside strings.
-func corrupt(r *rand.Rand, data string) string {
+func Corrupt(r *rand.Rand, data string) string {
 	if len(data) == 0 {
 		return data
 	}

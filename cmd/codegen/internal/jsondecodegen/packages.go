@@ -10,8 +10,11 @@ import (
 )
 
 // FileName is the name of the decoders file GeneratePackages writes into
-// each user API package.
-const FileName = "zz_generated.decoders.go"
+// each user API package, and TestFileName that of the test checking them.
+const (
+	FileName     = "zz_generated.decoders.go"
+	TestFileName = "zz_generated.decoders_test.go"
+)
 
 // PackageOptions selects what GeneratePackages writes.
 type PackageOptions struct {
@@ -30,6 +33,8 @@ type PackageOptions struct {
 // resource embeds), with the built-in decoders' field policy; and an init
 // function registering the objects' decoders with decoders.RegisterJSON,
 // so that this library's REST clients decode the objects with them.
+// TestFileName, beside it, checks them against apimachinery's JSON decoding
+// with decoderstest.CheckJSON.
 //
 // There are no protobuf decoders for these packages: kube-apiserver serves
 // custom resources as JSON and CBOR only.
@@ -69,8 +74,26 @@ func GeneratePackages(u *model.Universe, l layout.Layout, out *gofile.Output, op
 		if err := out.Add(rel, FileName, f); err != nil {
 			return err
 		}
+		if err := out.Add(rel, TestFileName, testFile(p, roots, opts)); err != nil {
+			return err
+		}
 	}
 	return nil
+}
+
+// testFile returns the test of package p's generated decoders.
+func testFile(p *model.Package, roots []*model.Type, opts PackageOptions) *gofile.File {
+	f := gofile.New(p.Name)
+	testing := f.Import("testing")
+	check := f.Import(opts.RuntimePath + "/decoderstest")
+	f.Printf("// TestGeneratedJSONDecoders checks the decoders of %s against\n", FileName)
+	f.Printf("// apimachinery's JSON decoding on random, mutated and corrupted documents.\n")
+	f.Printf("func TestGeneratedJSONDecoders(t *%s.T) {\n\t%s.CheckJSON(t,\n", testing, check)
+	for _, t := range roots {
+		f.Printf("\t\t&%s{},\n", t.Name)
+	}
+	f.Printf("\t)\n}\n")
+	return f
 }
 
 // registrations writes the init function registering the decoders of
