@@ -42,14 +42,19 @@ go build -o "$bin/informerbench" ./cmd/informerbench
 case " $WORKLOADS" in
 *" cr-"*)
 	# crbench against client-go v0.37.2 as its go.mod says, and against
-	# the drop-in of this checkout through a copy of its go.mod.
+	# the drop-in of this checkout, each through a copy of its go.mod (so
+	# that a library change that moves a requirement does not stop the
+	# run, and the checkout is left as it is).
 	echo "# building the drop-in and crbench (controller-runtime workloads)" >&2
 	(cd .. && go run ./cmd/dropin -o "$bin/dropin" >/dev/null)
-	(cd crbench && go build -o "$bin/crbench-client-go" .)
-	cp crbench/go.mod "$bin/crbench.mod"
-	cp crbench/go.sum "$bin/crbench.sum"
-	go mod edit -modfile="$bin/crbench.mod" -replace "k8s.io/client-go=$bin/dropin"
-	(cd crbench && GOFLAGS=-mod=mod go build -modfile="$bin/crbench.mod" -o "$bin/crbench-kubeclient" .)
+	for lib in client-go kubeclient; do
+		cp crbench/go.mod "$bin/crbench-$lib.mod"
+		cp crbench/go.sum "$bin/crbench-$lib.sum"
+	done
+	go mod edit -modfile="$bin/crbench-kubeclient.mod" -replace "k8s.io/client-go=$bin/dropin"
+	for lib in client-go kubeclient; do
+		(cd crbench && GOFLAGS=-mod=mod go build -modfile="$bin/crbench-$lib.mod" -o "$bin/crbench-$lib" .)
+	done
 	;;
 esac
 
