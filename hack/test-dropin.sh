@@ -138,6 +138,9 @@ for p in "${projects[@]}"; do
     mkdir -p "$work/src"
     cp -R "$src" "$copy"
     chmod -R u+w "$copy"
+    # Module zips keep no file modes: give the scripts in the tree their
+    # execute bit back (kubectl's TestEdit runs testdata/test_editor.sh).
+    find "$copy" -name '*.sh' -exec chmod +x {} +
     # Both sides build on client-go v0.37.2's requirements: the reference
     # is the release the drop-in stands in for (controller-runtime v0.25.3
     # itself asks for v0.37.0), the drop-in replaces it.
