@@ -1,6 +1,8 @@
 // Package fakegen generates the in-memory clientset used in tests: the
-// <clientset>/fake package (a Clientset answering from a testing.ObjectTracker,
-// its scheme and AddToScheme) and one <clientset>/typed/<group>/<version>/fake
+// <clientset>/fake package (a Clientset answering from a testing.ObjectTracker:
+// NewSimpleClientset and NewClientset as client-go's, and the addition
+// NewServerLikeClientset over the server-like field-managed tracker; its
+// scheme and AddToScheme) and one <clientset>/typed/<group>/<version>/fake
 // package per group version, whose resource clients are thin wrappers over
 // gentype's FakeClient types plus the +genclient:method extended methods.
 //
