@@ -46,9 +46,10 @@ func isFalse(v string) bool {
 // The fast paths. README.md ("Fast paths and their switches") lists them
 // with what each changes.
 var (
-	// GeneratedDecoders: JSON and protobuf bodies of built-in types are
-	// decoded by this library's generated decoders instead of
-	// apimachinery's serializers.
+	// GeneratedDecoders: JSON and protobuf bodies of built-in types, and
+	// JSON bodies of types whose decoders cmd/codegen -decoders generated
+	// (registered with pkg/decoders), are decoded by this library's
+	// generated decoders instead of apimachinery's serializers.
 	GeneratedDecoders = newSwitch("KUBECLIENT_GENERATED_DECODERS", os.Getenv)
 	// Interning: decoders and informer caches keep one copy of strings
 	// that repeat across objects.
