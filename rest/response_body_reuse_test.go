@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -96,6 +97,9 @@ func reuseClient(t *testing.T, srv *httptest.Server, contentType string) *RESTCl
 	return client
 }
 
+// reuseTestRuns counts the runs of TestDecodeOnceReadsIntoAReusedBuffer.
+var reuseTestRuns atomic.Int32
+
 // TestDecodeOnceReadsIntoAReusedBuffer checks which responses are read into
 // a pooled buffer: only presized, successful bodies of the request the
 // context marks, of a page's size; and that every body read is the one
@@ -116,6 +120,9 @@ func TestDecodeOnceReadsIntoAReusedBuffer(t *testing.T) {
 	defer srv.Close()
 	client := reuseClient(t, srv, runtime.ContentTypeProtobuf)
 
+	// Size hints are process-wide: each run of the test (-count) reads
+	// from paths of its own.
+	run := strconv.Itoa(int(reuseTestRuns.Add(1)))
 	const (
 		markSelf = iota
 		markNone
@@ -142,8 +149,9 @@ func TestDecodeOnceReadsIntoAReusedBuffer(t *testing.T) {
 			if tc.served.contentType == "" {
 				tc.served.contentType = runtime.ContentTypeProtobuf
 			}
-			s.set("/api/v1/namespaces/"+tc.ns+"/pods", tc.served)
-			r := client.Get().Namespace(tc.ns).Resource("pods")
+			ns := tc.ns + "-" + run
+			s.set("/api/v1/namespaces/"+ns+"/pods", tc.served)
+			r := client.Get().Namespace(ns).Resource("pods")
 			ctx := context.Background()
 			switch tc.mark {
 			case markSelf:
