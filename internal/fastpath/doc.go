@@ -7,6 +7,6 @@
 // behaves as client-go does.
 //
 // It sits below every layer: the REST client (body pooling), the decoders
-// (generated decoders, interning), the informer cache (sharing) and the
-// workqueue (its posting inbox) read their switch here.
+// (generated decoders, interning), and the informer cache (sharing) read
+// their switch here.
 package fastpath

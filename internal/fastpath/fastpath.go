@@ -60,12 +60,9 @@ var (
 	// BodyPool: response bodies are read into pooled buffers sized from
 	// hints, returned once decoded.
 	BodyPool = newSwitch("KUBECLIENT_BODY_POOL", os.Getenv)
-	// WorkqueueInbox: a workqueue Add or Done that finds the queue's lock
-	// held posts its operation instead of waiting.
-	WorkqueueInbox = newSwitch("KUBECLIENT_WORKQUEUE_INBOX", os.Getenv)
 )
 
 // All returns every switch, for documentation and tests.
 func All() []*Switch {
-	return []*Switch{GeneratedDecoders, Interning, CacheDedup, BodyPool, WorkqueueInbox}
+	return []*Switch{GeneratedDecoders, Interning, CacheDedup, BodyPool}
 }

@@ -242,3 +242,47 @@ func TestSetProvider(t *testing.T) {
 		t.Fatal("explicit MetricsProvider was not used")
 	}
 }
+
+// TestTypedWithMetricsUnderContention: producers and workers on a queue
+// with metrics; when they are through, the counters agree with what was
+// done.
+func TestTypedWithMetricsUnderContention(t *testing.T) {
+	const producers, workers, perProducer = 4, 4, 2000
+	p := newRecordingProvider()
+	q := NewTypedWithConfig(TypedQueueConfig[string]{Name: "q", MetricsProvider: p})
+	var processed atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for {
+				item, shutdown := q.Get()
+				if shutdown {
+					return
+				}
+				processed.Add(1)
+				q.Done(item)
+			}
+		})
+	}
+	var adders sync.WaitGroup
+	for w := range producers {
+		adders.Go(func() {
+			for i := range perProducer {
+				q.Add(fmt.Sprint(w, "-", i))
+			}
+		})
+	}
+	adders.Wait()
+	q.ShutDownWithDrain()
+	wg.Wait()
+	const total = producers * perProducer
+	if got := processed.Load(); got != total {
+		t.Fatalf("processed %d items, want %d", got, total)
+	}
+	if adds, depth := p.value("q/adds"), p.value("q/depth"); adds != total || depth != 0 {
+		t.Fatalf("adds = %v, depth = %v, want %d, 0", adds, depth, total)
+	}
+	if lat, work := len(p.observed("q/latency")), len(p.observed("q/work")); lat != total || work != total {
+		t.Fatalf("%d latency and %d work observations, want %d each", lat, work, total)
+	}
+}

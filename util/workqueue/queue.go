@@ -7,28 +7,18 @@ package workqueue
 // held), the counters and the shutdown flags. Item hashes are computed
 // before mu is taken, to keep the critical sections short.
 //
-// An Add or Done that finds mu held does not take it when the
-// fastpath.WorkqueueInbox switch was on when the queue was made: it posts
-// its operation to Typed.posted, and a holder of mu applies it (see
-// posting.go); the poster returns at once, or, on a queue that reports
-// metrics, once its operation has been applied. Every holder applies
-// what was posted as soon as it takes mu, before its own operation, so
-// any call that takes the lock sees every Add and Done that returned
-// before it, in order. Get parks on Typed.cond, whose Locker is that
-// same lock protocol; Add and Done signal it after unlocking, and only
+// Get parks on Typed.cond, whose Locker takes and releases mu (see
+// queue_locking.go); Add and Done signal it after unlocking, and only
 // when a Get is parked. The queue owns one goroutine, and only when it
 // reports metrics: publishMetrics, which ShutDown and ShutDownWithDrain
 // stop and wait for.
 
 import (
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"k8s.io/utils/clock"
 
-	"github.com/kubeclient/client-go/internal/fastpath"
-	"github.com/kubeclient/client-go/util/workqueue/internal/inbox"
 	"github.com/kubeclient/client-go/util/workqueue/internal/ledger"
 	"github.com/kubeclient/client-go/util/workqueue/internal/ring"
 )
@@ -68,18 +58,9 @@ const unfinishedWorkPeriod = 500 * time.Millisecond
 // Typed is a work queue of items of type t (see the package comment). Create
 // one with NewTyped or NewTypedWithConfig; the zero value is not usable.
 type Typed[t comparable] struct {
-	// mu guards every field below it but posted and held, which are
-	// atomic; take and release it with lock and unlock (or tryLock), never
-	// directly. held is true while a goroutine holds mu, and posted holds
-	// the Adds and Dones of callers that found mu held (see posting.go).
-	// The fields that every caller touches (mu, held) and those that
-	// posters write (inside posted) keep to cache lines of their own, away
-	// from the state only the holder of mu uses: under contention, sharing
-	// a line made every post and every lock attempt take the line the
-	// holder was working on from the other processor.
-	mu     queueLock
-	held   atomic.Bool
-	posted inbox.Inbox[postedOp[t]] // starts and ends with padding
+	// mu guards every field below it; take and release it with lock and
+	// unlock, never directly.
+	mu queueLock
 
 	// cond (whose L is the queue as a queueLocker) is signalled when an
 	// item becomes available, on shutdown, and when the last in-flight
@@ -138,11 +119,6 @@ func newTyped[T comparable](c clock.WithTicker, custom Queue[T], metrics *queueM
 		ticker := c.NewTicker(period)
 		q.loops.Go(func() { q.publishMetrics(ticker) })
 	}
-	if fastpath.WorkqueueInbox.On() {
-		// With the switch off, every Add and Done waits for the lock, as
-		// client-go's do: an inbox never initialized takes no post.
-		q.posted.Init(postedSlots)
-	}
 	return q
 }
 
@@ -184,7 +160,10 @@ func (q *Typed[T]) dequeue() T {
 // is queued again when its worker calls Done. After shutdown Add does
 // nothing.
 func (q *Typed[T]) Add(item T) {
-	q.apply(postedOp[T]{item: item, hash: q.items.Hash(item)})
+	h := q.items.Hash(item)
+	q.lock()
+	q.add(item, h)
+	q.unlock()
 }
 
 // add is Add with q.mu held.
@@ -245,7 +224,10 @@ func (q *Typed[T]) Get() (item T, shutdown bool) {
 // again meanwhile, it is queued once more. Done for an item that is not in
 // flight does nothing.
 func (q *Typed[T]) Done(item T) {
-	q.apply(postedOp[T]{item: item, hash: q.items.Hash(item), done: true})
+	h := q.items.Hash(item)
+	q.lock()
+	q.done(item, h)
+	q.unlock()
 }
 
 // done is Done with q.mu held.

@@ -7,7 +7,5 @@
 //   - ring: a growable circular FIFO buffer;
 //   - ledger: the per-item bookkeeping of a work queue (waiting, in flight,
 //     added again while in flight) in one word per item;
-//   - inbox: a bounded lock-free FIFO where Adds and Dones that find the
-//     queue's lock held are left for its holder;
 //   - delayheap: the items of a delaying queue ordered by ready time.
 package internal
