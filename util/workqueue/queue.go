@@ -113,6 +113,7 @@ func newTyped[T comparable](c clock.WithTicker, custom Queue[T], metrics *queueM
 		clock:   c,
 		stop:    make(chan struct{}),
 	}
+	q.mu.blockAtOnce = metrics != nil
 	q.cond.L = (*queueLocker[T])(q)
 	q.items.Init(custom == nil)
 	if metrics != nil {

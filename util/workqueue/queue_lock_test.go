@@ -50,3 +50,26 @@ func TestQueueLockBlocksWhileHeld(t *testing.T) {
 	l.Unlock()
 	<-got
 }
+
+// TestQueuesWithMetricsBlockAtOnce: a queue that records metrics takes its
+// lock as a plain mutex does; one without metrics yields first.
+func TestQueuesWithMetricsBlockAtOnce(t *testing.T) {
+	tests := []struct {
+		name   string
+		config TypedQueueConfig[string]
+		want   bool
+	}{
+		{"unnamed", TypedQueueConfig[string]{}, false},
+		{"named, discarding provider", TypedQueueConfig[string]{Name: "q", MetricsProvider: discardProvider{}}, false},
+		{"named, with metrics", TypedQueueConfig[string]{Name: "q", MetricsProvider: newRecordingProvider()}, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			q := NewTypedWithConfig(tc.config)
+			defer q.ShutDown()
+			if q.mu.blockAtOnce != tc.want {
+				t.Errorf("blockAtOnce %v, want %v", q.mu.blockAtOnce, tc.want)
+			}
+		})
+	}
+}
