@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/runtime/serializer"
 
+	"github.com/kubeclient/client-go/internal/fastpath"
 	"github.com/kubeclient/client-go/internal/intern"
 	"github.com/kubeclient/client-go/internal/wirecodec/wiretest"
 )
@@ -19,6 +20,7 @@ import (
 // decoder is a known wrapper of this package's decoder gets a sharing
 // decoder with the wrapper's behaviour; an unknown wrapper gets none.
 func TestForContextSeesThroughKnownWrappers(t *testing.T) {
+	defer fastpath.GeneratedDecoders.Set(true)()
 	defer func(saved []foreignWrapper) { foreignWrappers = saved }(foreignWrappers)
 	foreignWrappers = append(foreignWrappers, foreignWrapper{
 		pkgPath: reflect.TypeFor[zeroingDecoder]().PkgPath(), name: "zeroingDecoder", field: "upstream", rewrap: zeroingTarget,
