@@ -31,7 +31,7 @@ func BenchmarkWatchJSONPods(b *testing.B) {
 		name  string
 		codec runtime.NegotiatedSerializer
 	}{
-		{"reference", referenceCodecs(testCodecs.WithoutConversion())},
+		{"reference", wiretest.ReferenceCodecs(testCodecs.WithoutConversion())},
 		{"wirecodec", testCodecs.WithoutConversion()},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
@@ -59,7 +59,7 @@ func BenchmarkWatchProtobufPods(b *testing.B) {
 		name  string
 		codec runtime.NegotiatedSerializer
 	}{
-		{"reference", referenceCodecs(testCodecs.WithoutConversion())},
+		{"reference", wiretest.ReferenceCodecs(testCodecs.WithoutConversion())},
 		{"wirecodec", testCodecs.WithoutConversion()},
 	} {
 		b.Run(tc.name, func(b *testing.B) { benchmarkWatchAs(b, tc.codec, runtime.ContentTypeProtobuf, frame.Bytes()) })

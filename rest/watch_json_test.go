@@ -19,6 +19,7 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 
 	"github.com/kubeclient/client-go/internal/wirecodec"
+	"github.com/kubeclient/client-go/internal/wirecodec/wiretest"
 )
 
 // chunkedBody serves data in the chunk sizes given (the last one repeated),
@@ -231,7 +232,7 @@ func TestWatchThroughWirecodecMatchesReference(t *testing.T) {
 		}
 		return out
 	}
-	want := events(referenceCodecs(testCodecs.WithoutConversion()))
+	want := events(wiretest.ReferenceCodecs(testCodecs.WithoutConversion()))
 	got := events(testCodecs.WithoutConversion())
 	if len(want) != 6 || !reflect.DeepEqual(got, want) {
 		t.Fatalf("got %d events %+v\nwant %d %+v", len(got), got, len(want), want)

@@ -40,7 +40,7 @@ func TestForeignLayouts(t *testing.T) {
 		{"json without typer", jsonserializer.NewSerializerWithOptions(jsonserializer.DefaultMetaFactory, testScheme, nil, jsonserializer.SerializerOptions{}), "", nil},
 		{"protobuf", protobuf.NewSerializer(testScheme, testScheme), "*wirecodec.ProtobufSerializer", testScheme},
 		{"raw protobuf", protobuf.NewRawSerializer(otherScheme, otherScheme), "*wirecodec.ProtobufStreamSerializer", otherScheme},
-		{"other", opaque{protobuf.NewSerializer(testScheme, testScheme)}, "", nil},
+		{"other", wiretest.Opaque{Serializer: protobuf.NewSerializer(testScheme, testScheme)}, "", nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -83,31 +83,6 @@ func typeName(v any) string {
 type otherMeta struct {
 	jsonserializer.SimpleMetaFactory
 }
-
-// opaque hides the serializer it holds.
-type opaque struct{ runtime.Serializer }
-
-// opaqueCodecs is a NegotiatedSerializer with its serializers hidden: the
-// reference a wrapped one is compared with.
-type opaqueCodecs struct {
-	runtime.NegotiatedSerializer
-	infos []runtime.SerializerInfo
-}
-
-func hideSerializers(ns runtime.NegotiatedSerializer) runtime.NegotiatedSerializer {
-	infos := append([]runtime.SerializerInfo(nil), ns.SupportedMediaTypes()...)
-	for i := range infos {
-		infos[i].Serializer = opaque{infos[i].Serializer}
-		if s := infos[i].StreamSerializer; s != nil {
-			stream := *s
-			stream.Serializer = opaque{s.Serializer}
-			infos[i].StreamSerializer = &stream
-		}
-	}
-	return opaqueCodecs{ns, infos}
-}
-
-func (c opaqueCodecs) SupportedMediaTypes() []runtime.SerializerInfo { return c.infos }
 
 // zeroingCodecs wraps the decoders DecoderToVersion returns, zeroing the
 // target first, as controller-runtime's client does.
@@ -175,7 +150,7 @@ func TestNegotiatedSerializerDecodesAsTheCallers(t *testing.T) {
 		if fast == caller {
 			t.Fatalf("%s: not wrapped", callerName)
 		}
-		ref := hideSerializers(caller)
+		ref := wiretest.ReferenceCodecs(caller)
 		for _, mediaType := range []string{runtime.ContentTypeJSON, runtime.ContentTypeProtobuf} {
 			docs := jsonDocs
 			if mediaType == runtime.ContentTypeProtobuf {
@@ -227,10 +202,10 @@ func TestNegotiatedSerializerFollowsTheCaller(t *testing.T) {
 	if NewNegotiatedSerializer(fast) != fast {
 		t.Error("a wrapped serializer was wrapped again")
 	}
-	if NewNegotiatedSerializer(hideSerializers(factory)) == nil {
+	if NewNegotiatedSerializer(wiretest.ReferenceCodecs(factory)) == nil {
 		t.Error("nil for a serializer with nothing to replace")
 	}
-	if _, wrapped := NewNegotiatedSerializer(hideSerializers(factory)).(*negotiatedSerializer); wrapped {
+	if _, wrapped := NewNegotiatedSerializer(wiretest.ReferenceCodecs(factory)).(*negotiatedSerializer); wrapped {
 		t.Error("a serializer with nothing to replace was wrapped")
 	}
 }

@@ -26,7 +26,7 @@ func TestForContextSeesThroughKnownWrappers(t *testing.T) {
 		pkgPath: reflect.TypeFor[zeroingDecoder]().PkgPath(), name: "zeroingDecoder", field: "upstream", rewrap: zeroingTarget,
 	})
 	codecs := NewNegotiatedSerializer(zeroingCodecs{serializer.NewCodecFactory(testScheme).WithoutConversion()})
-	ref := hideSerializers(zeroingCodecs{serializer.NewCodecFactory(testScheme).WithoutConversion()})
+	ref := wiretest.ReferenceCodecs(zeroingCodecs{serializer.NewCodecFactory(testScheme).WithoutConversion()})
 	for _, mediaType := range []string{runtime.ContentTypeJSON, runtime.ContentTypeProtobuf} {
 		doc := mustJSON(t, wiretest.Pod("shared"))
 		if mediaType == runtime.ContentTypeProtobuf {
