@@ -16,6 +16,7 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/klog/v2"
 
+	"github.com/kubeclient/client-go/internal/responsebody"
 	"github.com/kubeclient/client-go/internal/wirecodec"
 	restwatch "github.com/kubeclient/client-go/rest/watch"
 )
@@ -212,7 +213,7 @@ func (r *Request) DoRaw(ctx context.Context) ([]byte, error) {
 	var body []byte
 	var bodyErr error
 	err := r.run(ctx, func(req *http.Request, resp *http.Response) {
-		body, bodyErr = readResponseBody(req, resp)
+		body, _, bodyErr = responsebody.Read(req, resp, false)
 		logBody(logger, "Response Body", body)
 		if resp.StatusCode < http.StatusOK || resp.StatusCode > http.StatusPartialContent {
 			bodyErr = r.unstructuredErrorFromResponse(resp, req, body)

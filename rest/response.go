@@ -17,6 +17,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/kubeclient/client-go/internal/decodeonce"
+	"github.com/kubeclient/client-go/internal/responsebody"
 	"github.com/kubeclient/client-go/internal/wirecodec"
 )
 
@@ -27,12 +28,13 @@ import (
 func (r *Request) transformResponse(ctx context.Context, resp *http.Response, req *http.Request) Result {
 	logger := klog.FromContext(ctx)
 	var body []byte
-	var reusable *reusableBody
+	var reusable *responsebody.Buffer
 	if resp.Body != nil {
+		// A successful body that the caller decodes once (the context's
+		// decodeonce mark names r) may go into a reused buffer.
 		ok := resp.StatusCode >= http.StatusOK && resp.StatusCode <= http.StatusPartialContent
-		data, pooled, err := readResponseBodyReusing(req, resp, ok && decodeonce.Marked(ctx, r))
+		data, pooled, err := responsebody.Read(req, resp, ok && decodeonce.Marked(ctx, r))
 		if err != nil {
-			pooled.release()
 			var streamErr http2.StreamError
 			if errors.As(err, &streamErr) {
 				// The server closed the stream mid-body, typically a

@@ -1,219 +1,343 @@
 package rest
 
-import (
-	"bytes"
-	"errors"
-	"fmt"
-	"io"
-	"net/http"
-	"net/url"
-	"testing"
-	"testing/iotest"
+// Tests of how Do and DoRaw read response bodies (response.go,
+// request_exec.go, through internal/responsebody): which bodies go into a
+// reused buffer, and what reading a body may allocate.
 
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	goruntime "runtime"
+	"strconv"
+	"sync"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/kubeclient/client-go/internal/apifill"
+	"github.com/kubeclient/client-go/internal/decodeonce"
 	"github.com/kubeclient/client-go/internal/fastpath"
+	"github.com/kubeclient/client-go/internal/wirecodec/wiretest"
 )
 
-func TestReadBody(t *testing.T) {
-	payload := func(n int) []byte {
-		b := make([]byte, n)
-		for i := range b {
-			b[i] = byte('a' + i%26)
-		}
-		return b
+// servedBody is what bodyServer answers at one path.
+type servedBody struct {
+	body        []byte
+	contentType string
+	status      int  // 0 is 200
+	chunked     bool // no Content-Length: the body is flushed in pieces
+}
+
+// bodyServer answers each path with the body set for it.
+type bodyServer struct {
+	mu     sync.Mutex // guards bodies
+	bodies map[string]servedBody
+}
+
+func (s *bodyServer) set(path string, b servedBody) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.bodies[path] = b
+}
+
+func (s *bodyServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	b, ok := s.bodies[r.URL.Path]
+	s.mu.Unlock()
+	if !ok {
+		http.NotFound(w, r)
+		return
 	}
-	errBroken := errors.New("connection reset")
-	big := payload(3*bodyChunkSize + 17)
-	huge := payload(2*maxPresizedBody + 5) // past what is presized
-	cases := []struct {
-		name   string
-		body   func() io.Reader
-		length int64
-	}{
-		{"empty, length declared", func() io.Reader { return bytes.NewReader(nil) }, 0},
-		{"empty, length unknown", func() io.Reader { return bytes.NewReader(nil) }, -1},
-		{"small, length declared", func() io.Reader { return bytes.NewReader(payload(100)) }, 100},
-		{"small, length unknown", func() io.Reader { return bytes.NewReader(payload(100)) }, -1},
-		{"exactly one chunk, length unknown", func() io.Reader { return bytes.NewReader(payload(bodyChunkSize)) }, -1},
-		{"several chunks, length unknown", func() io.Reader { return bytes.NewReader(big) }, -1},
-		{"several chunks, length declared", func() io.Reader { return bytes.NewReader(big) }, int64(len(big))},
-		{"one byte per read, length unknown", func() io.Reader { return iotest.OneByteReader(bytes.NewReader(big)) }, -1},
-		{"one byte per read, length declared", func() io.Reader { return iotest.OneByteReader(bytes.NewReader(payload(300))) }, 300},
-		{"half per read", func() io.Reader { return iotest.HalfReader(bytes.NewReader(big)) }, -1},
-		{"data with EOF", func() io.Reader { return iotest.DataErrReader(bytes.NewReader(payload(1000))) }, -1},
-		{"shorter than declared", func() io.Reader { return bytes.NewReader(payload(10)) }, 500},
-		{"longer than declared", func() io.Reader { return bytes.NewReader(big) }, 10},
-		{"longer than declared by one byte", func() io.Reader { return bytes.NewReader(payload(11)) }, 10},
-		{"declared length too large to presize", func() io.Reader { return bytes.NewReader(payload(10)) }, 64 * maxPresizedBody},
-		{"past the presized size, length declared", func() io.Reader { return bytes.NewReader(huge) }, int64(len(huge))},
-		{"past the presized size, length unknown", func() io.Reader { return bytes.NewReader(huge) }, -1},
-		{"past the presized size, longer than declared", func() io.Reader { return bytes.NewReader(huge) }, maxPresizedBody + 1},
-		{"past the presized size, shorter than declared", func() io.Reader {
-			return io.MultiReader(bytes.NewReader(huge), iotest.ErrReader(io.ErrUnexpectedEOF))
-		}, int64(len(huge) + 1)},
-		{"error after data, length unknown", func() io.Reader {
-			return io.MultiReader(bytes.NewReader(big), iotest.ErrReader(errBroken))
-		}, -1},
-		{"error after data, length declared", func() io.Reader {
-			return io.MultiReader(bytes.NewReader(payload(70)), iotest.ErrReader(errBroken))
-		}, 100},
-		{"error at once", func() io.Reader { return iotest.ErrReader(errBroken) }, -1},
-		{"unexpected EOF", func() io.Reader {
-			return io.MultiReader(bytes.NewReader(payload(40)), iotest.ErrReader(io.ErrUnexpectedEOF))
-		}, 100},
+	w.Header().Set("Content-Type", b.contentType)
+	if !b.chunked {
+		w.Header().Set("Content-Length", strconv.Itoa(len(b.body)))
 	}
-	// A size hint, used when the length is unknown, may be short, exact or
-	// long; the result is the same.
-	for _, tc := range cases {
-		for _, hint := range []int{0, 1, 99, 100, len(big), 1 << 20, len(huge), 2 * len(huge), trustFactor * len(huge), 64 << 20} {
-			t.Run(fmt.Sprintf("%s/hint=%d", tc.name, hint), func(t *testing.T) {
-				want, wantErr := io.ReadAll(tc.body())
-				got, err := readBody(tc.body(), tc.length, hint)
-				if !errors.Is(err, wantErr) || (err == nil) != (wantErr == nil) {
-					t.Fatalf("error %v, io.ReadAll's %v", err, wantErr)
-				}
-				if !bytes.Equal(got, want) {
-					t.Fatalf("read %d bytes, io.ReadAll %d", len(got), len(want))
-				}
-				if got == nil {
-					t.Fatal("nil body; io.ReadAll never returns nil")
-				}
-			})
+	if b.status != 0 {
+		w.WriteHeader(b.status)
+	}
+	for rest := b.body; len(rest) > 0; {
+		n := min(len(rest), 64<<10)
+		_, _ = w.Write(rest[:n])
+		rest = rest[n:]
+		if b.chunked {
+			w.(http.Flusher).Flush()
 		}
 	}
 }
 
-// TestReadExpectedAllocatesAsBytesArrive: a body is given a buffer of its
-// expected size up front only when that is modest; a larger one only once
-// the bytes received reach 1/trustFactor of it, so a body far shorter than
-// expected never gets one.
-func TestReadExpectedAllocatesAsBytesArrive(t *testing.T) {
-	const mib = 1 << 20
+// podList returns a list of n realistic pods (managed fields, status) and
+// extra pods with every field filled at random.
+func podList(n, random int) *corev1.PodList {
+	list := &corev1.PodList{}
+	for i := range n {
+		list.Items = append(list.Items, *wiretest.Pod(fmt.Sprintf("web-%d", i)))
+	}
+	f := apifill.NewFiller(int64(random))
+	for range random {
+		var pod corev1.Pod
+		f.Fill(&pod)
+		list.Items = append(list.Items, pod)
+	}
+	return list
+}
+
+// reuseClient returns a client of srv decoding with this module's decoders.
+func reuseClient(t *testing.T, srv *httptest.Server, contentType string) *RESTClient {
+	t.Helper()
+	config := coreV1Config(srv.URL)
+	config.NegotiatedSerializer = testCodecs.WithoutConversion()
+	config.AcceptContentTypes = contentType
+	client, err := RESTClientFor(config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return client
+}
+
+// TestDecodeOnceReadsIntoAReusedBuffer checks which responses Do reads
+// into a pooled buffer: only successful bodies of the request the
+// context's decodeonce mark names (internal/responsebody decides which
+// sizes), and that every body read is the one sent.
+func TestDecodeOnceReadsIntoAReusedBuffer(t *testing.T) {
+	defer fastpath.BodyPool.Set(true)()
+	// A page of a list: large enough for a pooled buffer (256 KiB), not
+	// too large (8 MiB).
+	page := encodeAs(t, runtime.ContentTypeProtobuf, podList(200, 0))
+	if len(page) < 256<<10 || len(page) > 8<<20 {
+		t.Fatalf("a page of %d bytes: not a page's size", len(page))
+	}
+	s := &bodyServer{bodies: map[string]servedBody{}}
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	client := reuseClient(t, srv, runtime.ContentTypeProtobuf)
+
+	const (
+		markSelf = iota
+		markNone
+		markOther
+	)
 	for _, tc := range []struct {
-		name      string
-		expect    int
-		body      int
-		wantAlloc bool // alloc(expect) is called
-		wantInBuf bool
+		name   string
+		served servedBody
+		mark   int
+		want   bool
 	}{
-		{"modest, presized", 100, 10, true, true},
-		{"modest, exact", maxPresizedBody, maxPresizedBody, true, true},
-		{"modest, longer", maxPresizedBody, maxPresizedBody + 1, true, false},
-		{"large, a tiny body", 16 * mib, 100, false, false},
-		{"large, a body just short of trust", 16 * mib, 16*mib/trustFactor - 1, false, false},
-		{"large, a body reaching trust", 16 * mib, 16*mib/trustFactor + 1, true, true},
-		{"large, exact", 2 * mib, 2 * mib, true, true},
-		{"large, longer", 2 * mib, 3 * mib, true, false},
-		{"none expected", -1, 3 * mib, false, false},
+		{"marked", servedBody{body: page}, markSelf, true},
+		{"not marked", servedBody{body: page}, markNone, false},
+		{"marked for another request", servedBody{body: page}, markOther, false},
+		{"marked, failed response", servedBody{body: bytes.Repeat([]byte("x"), len(page)), contentType: "text/plain", status: http.StatusInternalServerError}, markSelf, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			body := bytes.Repeat([]byte{'k'}, tc.body)
-			allocated := 0
-			got, inBuf, err := readExpected(bytes.NewReader(body), tc.expect, func(n int) []byte {
-				if allocated > 0 {
-					t.Fatal("alloc called twice")
+			if tc.served.contentType == "" {
+				tc.served.contentType = runtime.ContentTypeProtobuf
+			}
+			s.set("/api/v1/pods", tc.served)
+			r := client.Get().Resource("pods")
+			ctx := context.Background()
+			switch tc.mark {
+			case markSelf:
+				ctx = decodeonce.Mark(ctx, r)
+			case markOther:
+				ctx = decodeonce.Mark(ctx, client.Get())
+			}
+			res := r.Do(ctx)
+			if got := res.reusable != nil; got != tc.want {
+				t.Errorf("read into a reused buffer: %v, want %v", got, tc.want)
+			}
+			if tc.served.status != 0 {
+				if res.Error() == nil {
+					t.Error("failed response without an error")
 				}
-				allocated = n
-				return make([]byte, n+1)
-			})
-			if err != nil || !bytes.Equal(got, body) {
-				t.Fatalf("read %d bytes, %v; want the %d sent", len(got), err, len(body))
+				return
 			}
-			if (allocated > 0) != tc.wantAlloc || (tc.wantAlloc && allocated != tc.expect) {
-				t.Errorf("allocated a buffer for %d bytes, want one: %v", allocated, tc.wantAlloc)
+			if !bytes.Equal(res.body, tc.served.body) {
+				t.Errorf("body of %d bytes, want the %d sent", len(res.body), len(tc.served.body))
 			}
-			if inBuf != tc.wantInBuf {
-				t.Errorf("body in the buffer: %v, want %v", inBuf, tc.wantInBuf)
+			var list corev1.PodList
+			if err := res.Into(&list); err != nil || len(list.Items) != 200 {
+				t.Errorf("Into: %d pods, %v; want 200", len(list.Items), err)
 			}
 		})
 	}
 }
 
-// TestBodySizeHints: the size of a large body of unknown length becomes
-// the hint for the next response to the same method and path, and only
-// for it; a small body forgets the hint.
-func TestBodySizeHints(t *testing.T) {
+// TestDecodeOnceKeepsTheBodyOfAnUnknown checks that a marked result decoded
+// into a runtime.Unknown, whose Raw is the body itself, keeps its buffer:
+// later marked requests do not overwrite it.
+func TestDecodeOnceKeepsTheBodyOfAnUnknown(t *testing.T) {
 	defer fastpath.BodyPool.Set(true)()
-	get := func(path string) *http.Request {
-		return &http.Request{Method: http.MethodGet, URL: &url.URL{Path: path}}
+	body := encodeAs(t, runtime.ContentTypeJSON, podList(200, 0))
+	s := &bodyServer{bodies: map[string]servedBody{"/api/v1/pods": {body: body, contentType: runtime.ContentTypeJSON}}}
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	client := reuseClient(t, srv, runtime.ContentTypeJSON)
+	r := client.Get().Resource("pods")
+	res := r.Do(decodeonce.Mark(context.Background(), r))
+	if res.reusable == nil {
+		t.Fatal("body not read into a reused buffer")
 	}
-	read := func(req *http.Request, n int, length int64) {
-		t.Helper()
-		body := bytes.Repeat([]byte{'x'}, n)
-		got, err := readResponseBody(req, &http.Response{Body: io.NopCloser(bytes.NewReader(body)), ContentLength: length})
-		if err != nil || len(got) != n {
-			t.Fatalf("read %d bytes, %v; want %d", len(got), err, n)
+	var unknown runtime.Unknown
+	if err := res.Into(&unknown); err != nil {
+		t.Fatal(err)
+	}
+	// Were the buffer back in the pool, the next marked request would
+	// take it and overwrite unknown.Raw.
+	other := client.Get().Resource("pods")
+	for range 4 {
+		var list corev1.PodList
+		s.set("/api/v1/pods", servedBody{body: encodeAs(t, runtime.ContentTypeJSON, podList(210, 0)), contentType: runtime.ContentTypeJSON})
+		if err := other.Do(decodeonce.Mark(context.Background(), other)).Into(&list); err != nil {
+			t.Fatal(err)
 		}
 	}
-	pods, nodes := "/api/v1/pods", "/api/v1/nodes"
-	if h := bodySizeHint(get(pods)); h != 0 {
-		t.Fatalf("hint before any read: %d", h)
-	}
-	read(get(pods), 2*minHintedBody, -1)
-	if h, want := bodySizeHint(get(pods)), 2*minHintedBody+2*minHintedBody/16; h != want {
-		t.Errorf("hint after a large body: %d, want %d", h, want)
-	}
-	for _, other := range []*http.Request{get(nodes), {Method: http.MethodPost, URL: &url.URL{Path: pods}}} {
-		if h := bodySizeHint(other); h != 0 {
-			t.Errorf("hint for %s %s: %d, want none", other.Method, other.URL.Path, h)
-		}
-	}
-	read(get(pods), 3*minHintedBody, int64(3*minHintedBody))
-	if h, want := bodySizeHint(get(pods)), 2*minHintedBody+2*minHintedBody/16; h != want {
-		t.Errorf("a body of declared length changed the hint: %d, want %d", h, want)
-	}
-	read(get(pods), 100, -1)
-	if h := bodySizeHint(get(pods)); h != 0 {
-		t.Errorf("hint after a small body: %d, want none", h)
+	if !bytes.Equal(unknown.Raw, body) {
+		t.Error("the Raw of a decoded Unknown changed after later requests")
 	}
 }
 
-// TestReadBodyOwnsItsBytes reads bodies in turn through the chunk pool:
-// no result may change when a later body is read.
-func TestReadBodyOwnsItsBytes(t *testing.T) {
-	var results [][]byte
-	for i := 0; i < 4; i++ {
-		body := bytes.Repeat([]byte{byte('0' + i)}, 2*bodyChunkSize+i)
-		got, err := readBody(bytes.NewReader(body), -1, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		results = append(results, got)
+// bytesAllocatedBy returns the bytes the process allocated while f ran.
+// The rest package's tests do not run in parallel, so what it counts
+// besides f is the test server's own work on the same request.
+func bytesAllocatedBy(f func()) uint64 {
+	var before, after goruntime.MemStats
+	goruntime.ReadMemStats(&before)
+	f()
+	goruntime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+// listServer answers GET requests with the JSON body set for their path
+// and query, streamed in pieces without a Content-Length, as
+// kube-apiserver streams a large list.
+type listServer struct {
+	mu     sync.Mutex // guards bodies
+	bodies map[string][]byte
+}
+
+func (s *listServer) set(requestURI string, body []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.bodies[requestURI] = body
+}
+
+func (s *listServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	body, ok := s.bodies[r.URL.RequestURI()]
+	s.mu.Unlock()
+	if !ok {
+		http.NotFound(w, r)
+		return
 	}
-	for i, got := range results {
-		if want := bytes.Repeat([]byte{byte('0' + i)}, 2*bodyChunkSize+i); !bytes.Equal(got, want) {
-			t.Errorf("body %d changed after later reads", i)
-		}
+	w.Header().Set("Content-Type", runtime.ContentTypeJSON)
+	for rest := body; len(rest) > 0; {
+		n := min(len(rest), 64<<10)
+		_, _ = w.Write(rest[:n])
+		rest = rest[n:]
+		w.(http.Flusher).Flush()
 	}
 }
 
-// TestBodySizeHintKeys: a hint applies to the same method, path and query,
-// whatever the page (continue) or resourceVersion asked for.
-func TestBodySizeHintKeys(t *testing.T) {
-	req := func(method, uri string) *http.Request {
-		u, err := url.ParseRequestURI(uri)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return &http.Request{Method: method, URL: u}
-	}
-	noted := req(http.MethodGet, "/api/v1/namespaces/hints/pods?limit=500&resourceVersion=7&continue=abc")
-	noteBodySize(noted, 2*minHintedBody)
-	defer noteBodySize(noted, 0)
+// podListOfSize returns the JSON of a pod list of at least n bytes.
+func podListOfSize(t *testing.T, n int) []byte {
+	t.Helper()
+	one := len(encodeAs(t, runtime.ContentTypeJSON, podList(1, 0)))
+	return encodeAs(t, runtime.ContentTypeJSON, podList(n/one+1, 0))
+}
+
+// TestSmallListAfterALargeOneAllocatesLittle reads a large list of pods
+// and then small ones on the same path: a filtered list (another query)
+// and the same list once it has shrunk. Neither small read may allocate
+// anything near the size of the large body: what a body of unknown length
+// costs follows the bytes that arrive, whatever an earlier body left as a
+// hint.
+func TestSmallListAfterALargeOneAllocatesLittle(t *testing.T) {
+	large := podListOfSize(t, 12<<20)
+	small := podListOfSize(t, 50<<10)
+	s := &listServer{bodies: map[string][]byte{}}
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	client := coreV1Client(t, srv)
+
 	for _, tc := range []struct {
-		method, uri string
-		want        bool
+		name     string
+		selector string // of the small list; the large one has none
 	}{
-		{http.MethodGet, "/api/v1/namespaces/hints/pods?limit=500&resourceVersion=7&continue=abc", true},
-		{http.MethodGet, "/api/v1/namespaces/hints/pods?continue=def&limit=500", true},
-		{http.MethodGet, "/api/v1/namespaces/hints/pods?limit=500&resourceVersion=9", true},
-		{http.MethodGet, "/api/v1/namespaces/hints/pods?limit=500&labelSelector=app%3Dx", false},
-		{http.MethodGet, "/api/v1/namespaces/hints/pods?limit=100", false},
-		{http.MethodGet, "/api/v1/namespaces/hints/pods", false},
-		{http.MethodPost, "/api/v1/namespaces/hints/pods?limit=500", false},
-		{http.MethodGet, "/api/v1/namespaces/other/pods?limit=500", false},
+		{"filtered list", "tier=db"},
+		{"same list, shrunk", ""},
 	} {
-		if got := bodySizeHint(req(tc.method, tc.uri)) > 0; got != tc.want {
-			t.Errorf("%s %s: hinted %v, want %v", tc.method, tc.uri, got, tc.want)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			get := func() *Request {
+				r := client.Get().Resource("pods")
+				if tc.selector != "" {
+					r = r.Param("labelSelector", tc.selector)
+				}
+				return r
+			}
+			s.set("/api/v1/pods", large)
+			if body, err := client.Get().Resource("pods").DoRaw(context.Background()); err != nil || len(body) != len(large) {
+				t.Fatalf("read %d bytes, %v; want %d", len(body), err, len(large))
+			}
+			s.set(get().URL().RequestURI(), small)
+			var body []byte
+			var err error
+			allocated := bytesAllocatedBy(func() {
+				body, err = get().DoRaw(context.Background())
+			})
+			if err != nil || len(body) != len(small) {
+				t.Fatalf("read %d bytes, %v; want %d", len(body), err, len(small))
+			}
+			// The body itself, its chunks and the client's and server's
+			// work on one request; the large body is 12 MiB.
+			if limit := uint64(2 << 20); allocated > limit {
+				t.Errorf("reading a %d-byte list after a %d-byte one allocated %d bytes, want at most %d",
+					len(small), len(large), allocated, limit)
+			}
+		})
 	}
+}
+
+// TestDeclaredLengthIsTrustedAsBytesArrive answers with a Content-Length
+// far larger than the body sent before the connection closes: the client
+// may preallocate a modest buffer, not the length declared.
+func TestDeclaredLengthIsTrustedAsBytesArrive(t *testing.T) {
+	for _, declared := range []int{8 << 20, 48 << 20, 1 << 30} {
+		t.Run(fmt.Sprint(declared), func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				conn, buf, err := w.(http.Hijacker).Hijack()
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				defer conn.Close()
+				writeLying(buf, declared)
+			}))
+			defer srv.Close()
+			client := coreV1Client(t, srv)
+			var err error
+			allocated := bytesAllocatedBy(func() {
+				_, err = client.Get().Resource("pods").DoRaw(context.Background())
+			})
+			if err == nil {
+				t.Fatal("a body shorter than its Content-Length read without an error")
+			}
+			if limit := uint64(4 << 20); allocated > limit {
+				t.Errorf("a response declaring %d bytes and sending 100 allocated %d bytes, want at most %d",
+					declared, allocated, limit)
+			}
+		})
+	}
+}
+
+// writeLying writes a response declaring declared bytes and sending 100.
+func writeLying(w *bufio.ReadWriter, declared int) {
+	fmt.Fprintf(w, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n", declared)
+	for range 100 {
+		_ = w.WriteByte(' ')
+	}
+	_ = w.Flush()
 }

@@ -11,7 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/net"
 	"k8s.io/klog/v2"
 
-	"github.com/kubeclient/client-go/internal/wirecodec"
+	"github.com/kubeclient/client-go/internal/responsebody"
 )
 
 // Result is the outcome of Request.Do: the response body with what is
@@ -23,9 +23,9 @@ type Result struct {
 
 	// The body and how to decode it. reusable is the pooled buffer the
 	// body was read into, for a request marked decode-once; Into returns
-	// it (see response_body_reuse.go).
+	// it (see internal/responsebody).
 	body        []byte
-	reusable    *reusableBody
+	reusable    *responsebody.Buffer
 	contentType string
 	decoder     runtime.Decoder
 
@@ -81,9 +81,7 @@ func (r Result) Into(obj runtime.Object) error {
 		return fmt.Errorf("0-length response with status code: %d and content type: %s", r.statusCode, r.contentType)
 	}
 	_, err := r.decode(obj)
-	if r.reusable != nil && wirecodec.KeepsNoInput(r.decoder, obj) {
-		r.reusable.release()
-	}
+	r.reusable.Decoded(r.decoder, obj)
 	return err
 }
 

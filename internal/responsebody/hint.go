@@ -1,11 +1,8 @@
-package rest
+package responsebody
 
 import (
-	"io"
 	"net/http"
 	"sync"
-
-	"github.com/kubeclient/client-go/internal/fastpath"
 )
 
 // A large body of unknown length (a LIST streamed with chunked transfer
@@ -15,7 +12,7 @@ import (
 // an informer's list, or the lists a controller repeats, come back at
 // about the size they had last time, so the size of the last large body
 // read for a request is the hint for the next one: once it has shown to be
-// large (response_body.go), the body is read into one buffer of that size,
+// large (chunks.go), the body is read into one buffer of that size,
 // with some room to spare, and only what overflows it goes through chunks.
 //
 // A request is its method, path and query, without the parameters that
@@ -90,45 +87,4 @@ func noteBodySize(req *http.Request, n int) {
 	case bodyHints.sizes != nil:
 		delete(bodyHints.sizes, k)
 	}
-}
-
-// readResponseBody reads resp's body whole, presized from its declared
-// length or else from the size hint of req, and updates the hint.
-func readResponseBody(req *http.Request, resp *http.Response) ([]byte, error) {
-	body, _, err := readResponseBodyReusing(req, resp, false)
-	return body, err
-}
-
-// readResponseBodyReusing reads resp's body as readResponseBody does; with
-// reuse, a body of a page's size is read into a pooled buffer, returned as
-// well (see response_body_reuse.go). A nil buffer means the body has a
-// buffer of its own. With the fastpath.BodyPool switch off, it reads the
-// body as client-go does: io.ReadAll, no hints, no pooled buffer.
-func readResponseBodyReusing(req *http.Request, resp *http.Response, reuse bool) ([]byte, *reusableBody, error) {
-	if !fastpath.BodyPool.On() {
-		body, err := io.ReadAll(resp.Body)
-		return body, nil, err
-	}
-	hint := 0
-	if resp.ContentLength < 0 {
-		hint = bodySizeHint(req)
-	}
-	expect := expectedSize(resp.ContentLength, hint)
-	var pooled *reusableBody
-	alloc := func(n int) []byte { return make([]byte, n+1) }
-	if reuse && expect >= minReusedBody && expect <= maxReusedBody {
-		alloc = func(n int) []byte {
-			pooled = takeReusableBody(n)
-			return pooled.buf
-		}
-	}
-	body, inBuf, err := readExpected(resp.Body, expect, alloc)
-	if !inBuf { // read in chunks, or overflowed the buffer
-		pooled.release()
-		pooled = nil
-	}
-	if resp.ContentLength < 0 {
-		noteBodySize(req, len(body))
-	}
-	return body, pooled, err
 }

@@ -1,4 +1,4 @@
-package rest
+package responsebody
 
 import (
 	"bytes"
@@ -13,7 +13,7 @@ import (
 //
 // A body may come with an expected size: the length the response declares
 // (Content-Length), or else a hint, the size of the last large body of the
-// same request (see response_body_hint.go). Neither is trusted with memory
+// same request (see hint.go). Neither is trusted with memory
 // before the bytes arrive: a server may declare a length it never sends,
 // and a request that brought a large body last time may bring a small one
 // now.
@@ -57,14 +57,6 @@ const (
 type bodyChunk [bodyChunkSize]byte
 
 var bodyChunks = sync.Pool{New: func() any { return new(bodyChunk) }}
-
-// readBody reads r to its end. length is the length the response declares,
-// negative when unknown; hint, when positive, is the size to expect when
-// it is unknown (see response_body_hint.go).
-func readBody(r io.Reader, length int64, hint int) ([]byte, error) {
-	body, _, err := readExpected(r, expectedSize(length, hint), func(n int) []byte { return make([]byte, n+1) })
-	return body, err
-}
 
 // expectedSize returns the size a body is expected to have: its declared
 // length when it has one, else the hint; -1 for none.

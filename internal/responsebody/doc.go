@@ -1,0 +1,34 @@
+// Package responsebody reads the bodies of the API server's responses for
+// package rest: whole, for Request.Do and DoRaw (Read), and, for Watch, as
+// a stream of watch events. It is the one place where the REST client's
+// speed machinery for response bodies lives, behind those constructors, so
+// that package rest reads as client-go's concepts (request, retry,
+// response, result) and calls it in a line or two.
+//
+// Whole bodies are read without a growing buffer: presized from their
+// declared length or from the size of the last large body of the same
+// request (hint.go), else through pooled chunks (chunks.go); a body the
+// caller decodes once may be read into a pooled Buffer that is reused
+// once decoded (buffer.go).
+//
+// # Decisions carried by context marks
+//
+// Two decisions reach the REST client on the context of a request,
+// because the public API between their makers and package rest is
+// client-go's and has no other room for them (Request.Do(ctx),
+// ListerWatcher.List(options), a typed client's List(ctx, opts)). Package
+// rest reads each mark at one place and hands this package the decision
+// as a parameter:
+//
+//   - internal/decodeonce.Mark, set by the generated clients' List
+//     (gentype) for the one request whose result it decodes with Into and
+//     drops: rest's response reading passes decodeOnce to Read.
+//   - internal/wirecodec.WithCacheDecoding (with WithSharedDecodes), set
+//     by an informer on its reflector's list and watch requests when the
+//     objects go into its cache unchanged (tools/cache/object_sharing.go):
+//     rest passes the decoders it negotiated through wirecodec.ForContext,
+//     which returns the decoders that share what the cache shares.
+//
+// Layer: below package rest, above apimachinery and the internal decoders
+// (wirecodec); it imports no public package of this module.
+package responsebody
