@@ -125,7 +125,7 @@ func openMap[K comparable, V any, M ~map[K]V](l *Lexer, m *M) (done bool, err er
 	if *m == nil {
 		n := 0
 		if sp := l.containerAt(l.pos); sp != nil {
-			n = int(sp.n)
+			n = int(sp.N)
 		}
 		*m = make(M, n)
 	}
@@ -272,17 +272,17 @@ func sharedMap[K comparable, V any, M ~map[K]V](l *Lexer, m *M, decode func(*Lex
 		return decode(l, m)
 	}
 	sp := l.containerAt(l.pos)
-	if sp == nil || int(sp.end)-l.pos > maxSharedMap {
+	if sp == nil || int(sp.End)-l.pos > maxSharedMap {
 		return decode(l, m)
 	}
-	raw := l.data[l.pos:sp.end]
+	raw := l.data[l.pos:sp.End]
 	if bytes.Contains(raw, lastAppliedKey) {
 		return decode(l, m)
 	}
 	if held, ok := l.st.Share.Value(raw); ok {
 		if shared, ok := held.(M); ok {
 			*m = shared
-			l.pos = int(sp.end)
+			l.pos = int(sp.End)
 			return nil
 		}
 	}

@@ -3,6 +3,8 @@ package decoders
 import (
 	"cmp"
 	"slices"
+
+	"github.com/kubeclient/client-go/internal/jsonscan"
 )
 
 // Index validates data as one JSON document and returns a lexer over it
@@ -110,11 +112,11 @@ type Status uint8
 
 const (
 	// Complete: data starts with a well-formed value.
-	Complete Status = iota
+	Complete = Status(jsonscan.Complete)
 	// Short: data ends inside the value with no error before its end.
-	Short
+	Short = Status(jsonscan.Short)
 	// Invalid: the value has a syntax error or nests too deep.
-	Invalid
+	Invalid = Status(jsonscan.Invalid)
 )
 
 // IndexPrefix validates and indexes the JSON value at the start of data
@@ -144,15 +146,8 @@ func ValidatePrefix(data []byte) (end int, st Status) {
 // prefix validates the value at the start of data, recording its
 // containers into spans when not nil.
 func prefix(data []byte, spans *[]span) (int, Status) {
-	v := validator{data: data, spans: spans}
-	v.ws()
-	switch {
-	case v.value(0):
-		return v.pos, Complete
-	case v.short:
-		return 0, Short
-	}
-	return 0, Invalid
+	end, st := jsonscan.CheckPrefix(data, spans)
+	return end, Status(st)
 }
 
 // Extract returns a lexer, to Release as Index's, over data: a copy of
@@ -162,16 +157,16 @@ func (l *Lexer) Extract(start, end int, data []byte) *Lexer {
 	if l.spans == nil {
 		return newLexer(data, l.st.Interner) // scans instead
 	}
-	first, _ := slices.BinarySearchFunc(l.spans, int32(start), func(s span, start int32) int { return cmp.Compare(s.start, start) })
+	first, _ := slices.BinarySearchFunc(l.spans, int32(start), func(s span, start int32) int { return cmp.Compare(s.Start, start) })
 	last := first
-	for last < len(l.spans) && int(l.spans[last].start) < end {
+	for last < len(l.spans) && int(l.spans[last].Start) < end {
 		last++
 	}
 	sub := lexers.Get().(*Lexer)
 	sub.spans = append(sub.spans[:0], l.spans[first:last]...)
 	for i := range sub.spans {
-		sub.spans[i].start -= int32(start)
-		sub.spans[i].end -= int32(start)
+		sub.spans[i].Start -= int32(start)
+		sub.spans[i].End -= int32(start)
 	}
 	sub.data, sub.st.Interner = data, l.st.Interner
 	return sub

@@ -2,10 +2,10 @@ package decoders
 
 import (
 	"errors"
-	"unicode/utf8"
 
 	"github.com/kubeclient/client-go/internal/decoderstate"
 	"github.com/kubeclient/client-go/internal/intern"
+	"github.com/kubeclient/client-go/internal/jsonscan"
 )
 
 // ErrMismatch reports a JSON value that the Go type cannot take in the way
@@ -39,7 +39,7 @@ func (l *Lexer) containerAt(pos int) *span {
 	if l.spans == nil {
 		return nil
 	}
-	for int(l.spans[l.next].start) < pos {
+	for int(l.spans[l.next].Start) < pos {
 		l.next++
 	}
 	return &l.spans[l.next]
@@ -54,11 +54,7 @@ func init() {
 	decoderstate.Of = func(l any) *decoderstate.State { return &l.(*Lexer).st }
 }
 
-func (l *Lexer) skipSpace() {
-	for l.pos < len(l.data) && isSpace(l.data[l.pos]) {
-		l.pos++
-	}
-}
+func (l *Lexer) skipSpace() { l.pos = jsonscan.SkipSpace(l.data, l.pos) }
 
 // Next returns the first byte of the next value after whitespace without
 // consuming it: '{', '[', '"', 't', 'f', 'n', '-' or a digit.
@@ -129,78 +125,22 @@ func (l *Lexer) More() bool {
 // plain is true when they are the string itself: no escapes, and valid
 // UTF-8 if not ASCII.
 func (l *Lexer) rawString() (raw []byte, plain bool) {
-	d := l.data
 	start := l.pos + 1
-	i := start
-	escaped, high := false, false
-	for {
-		i += plainLen(d, i)
-		c := d[i]
-		if c == '"' {
-			break
-		}
-		if c == '\\' {
-			escaped = true
-			i += 2
-			continue
-		}
-		high = true
-		i++
-	}
-	l.pos = i + 1
-	raw = d[start:i]
-	return raw, !escaped && (!high || utf8.Valid(raw))
+	l.pos, plain = jsonscan.SkipString(l.data, l.pos)
+	return l.data[start : l.pos-1], plain
 }
 
-// structural marks the bytes Skip stops at inside objects and arrays.
-var structural = [256]bool{'"': true, '{': true, '}': true, '[': true, ']': true}
-
-// Skip consumes the next value whatever it is.
+// Skip consumes the next value whatever it is; an object or array is
+// skipped through its record when the lexer has them.
 func (l *Lexer) Skip() {
 	l.skipSpace()
-	d := l.data
-	switch d[l.pos] {
-	case '"':
-		l.rawString()
-	case '{', '[':
+	if c := l.data[l.pos]; c == '{' || c == '[' {
 		if sp := l.containerAt(l.pos); sp != nil {
-			l.pos = int(sp.end)
+			l.pos = int(sp.End)
 			return
 		}
-		depth := 0
-		i := l.pos
-		for {
-			for !structural[d[i]] {
-				i++
-			}
-			switch d[i] {
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					l.pos = i + 1
-					return
-				}
-			case '"':
-				l.pos = i
-				l.rawString()
-				i = l.pos
-				continue
-			}
-			i++
-		}
-	default: // number or literal
-		i := l.pos
-		for i < len(d) {
-			c := d[i]
-			if c == ',' || c == '}' || c == ']' || isSpace(c) {
-				break
-			}
-			i++
-		}
-		l.pos = i
 	}
+	l.pos = jsonscan.SkipValue(l.data, l.pos)
 }
 
 // Raw consumes the next value and returns its bytes, without surrounding
@@ -216,7 +156,7 @@ func (l *Lexer) Raw() []byte {
 // the current position (after whitespace) without consuming it.
 func (l *Lexer) countElements() int {
 	if sp := l.containerAt(l.pos); sp != nil {
-		return int(sp.n)
+		return int(sp.N)
 	}
 	save := l.pos
 	l.OpenArray()

@@ -1,0 +1,66 @@
+package jsonscan
+
+import "unicode/utf8"
+
+// The readers below take text that Check or CheckPrefix accepted; on
+// other text their results are undefined (they may read past a value's
+// end or index out of range).
+
+// IsSpace reports whether c is JSON whitespace.
+func IsSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// SkipSpace returns the offset of the first byte from d[i] on that is not
+// whitespace, len(d) if there is none. It is safe on any text.
+func SkipSpace(d []byte, i int) int {
+	for i < len(d) && IsSpace(d[i]) {
+		i++
+	}
+	return i
+}
+
+// SkipString returns the offset after the checked string literal whose
+// opening quote is at d[i], and plain: the bytes between the quotes are
+// the string's value (no escapes, valid UTF-8).
+func SkipString(d []byte, i int) (end int, plain bool) {
+	start := i + 1
+	i = start
+	escaped, high := false, false
+	for {
+		i += plainLen(d, i)
+		c := d[i]
+		if c == '"' {
+			break
+		}
+		if c == '\\' {
+			escaped = true
+			i += 2
+			continue
+		}
+		high = true
+		i++
+	}
+	return i + 1, !escaped && (!high || utf8.Valid(d[start:i]))
+}
+
+// SkipValue returns the offset after the checked value starting at d[i]
+// (no whitespace before it).
+func SkipValue(d []byte, i int) int {
+	switch d[i] {
+	case '"':
+		end, _ := SkipString(d, i)
+		return end
+	case '{', '[':
+		var s Scanner
+		n, _ := s.Scan(d[i:])
+		return i + n
+	}
+	// A number or a literal: it ends at a delimiter or the end of d.
+	for i < len(d) {
+		switch d[i] {
+		case ',', '}', ']', ' ', '\t', '\n', '\r':
+			return i
+		}
+		i++
+	}
+	return i
+}
