@@ -60,9 +60,13 @@ var (
 	// BodyPool: response bodies are read into pooled buffers sized from
 	// hints, returned once decoded.
 	BodyPool = newSwitch("KUBECLIENT_BODY_POOL", os.Getenv)
+	// DecodeSlabs: the generated protobuf decoders take the strings that
+	// are not interned and the targets of optional scalars and times of
+	// one decode from a few larger allocations.
+	DecodeSlabs = newSwitch("KUBECLIENT_DECODE_SLABS", os.Getenv)
 )
 
 // All returns every switch, for documentation and tests.
 func All() []*Switch {
-	return []*Switch{GeneratedDecoders, Interning, CacheDedup, BodyPool}
+	return []*Switch{GeneratedDecoders, Interning, CacheDedup, BodyPool, DecodeSlabs}
 }

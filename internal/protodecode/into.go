@@ -16,9 +16,9 @@ import (
 // A Secret's strings are not interned (see intern.IsSecret).
 func Into(data []byte, obj runtime.Object) (handled bool, err error) {
 	if intern.IsSecret(obj) {
-		return decodeObject(wire.NewPlainReader(data), obj)
+		return decodeObject(wire.NewPlainReader(data).WithSlab(), obj)
 	}
-	return decodeObject(wire.NewReader(data), obj)
+	return decodeObject(wire.NewReader(data).WithSlab(), obj)
 }
 
 // IntoSharing is Into for an object nobody will write into (one going
@@ -34,7 +34,7 @@ func IntoSharing(data []byte, obj runtime.Object, s *intern.DecodeSharing, fresh
 		return Into(data, obj)
 	}
 	var log wire.ReuseLog
-	handled, err = decodeObject(wire.NewReusingReader(data, s, &log), obj)
+	handled, err = decodeObject(wire.NewReusingReader(data, s, &log).WithSlab(), obj)
 	if handled && err == nil {
 		if fresh || meta.IsListType(obj) {
 			log.Commit(s)

@@ -46,6 +46,9 @@ type Reader struct {
 	// plain, set for Secrets, keeps strings out of the process-wide
 	// table (see intern.IsSecret); the readers of nested messages carry it.
 	plain bool
+	// slab, when not nil, hands out the decode's small values (see
+	// slab); the readers of nested messages carry it.
+	slab *slab
 }
 
 // NewReader returns a Reader over message b.
@@ -72,7 +75,7 @@ func (r *Reader) Message() []byte { return r.b }
 // nested returns a Reader over b, a message nested in r's, that shares as
 // r does.
 func (r *Reader) nested(b []byte) Reader {
-	return Reader{b: b, share: r.share, reuse: r.reuse, plain: r.plain}
+	return Reader{b: b, share: r.share, reuse: r.reuse, plain: r.plain, slab: r.slab}
 }
 
 // More reports whether fields are left.

@@ -59,7 +59,7 @@ func Pointer[T any](r *Reader, typ int, v **T, dec func(Reader, *T) error) error
 		return err
 	}
 	if *v == nil {
-		*v = new(T)
+		*v = newMessage[T](r)
 	}
 	return dec(r.nested(b), *v)
 }

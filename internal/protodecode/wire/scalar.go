@@ -14,6 +14,9 @@ type Integer interface {
 // unique is set.
 func (r *Reader) str(b []byte, unique bool) string {
 	if unique || r.plain || !fastpath.Interning.On() {
+		if r.slab != nil {
+			return r.slab.string(b)
+		}
 		return string(b)
 	}
 	return intern.SharedStrings().FromBytes(b)
@@ -35,7 +38,7 @@ func SetUniqueString[T ~string](r *Reader, typ int, v *T) error {
 	if err != nil {
 		return err
 	}
-	*v = T(b)
+	*v = T(r.str(b, true))
 	return nil
 }
 
@@ -45,8 +48,9 @@ func SetStringPtr[T ~string](r *Reader, typ int, v **T) error {
 	if err != nil {
 		return err
 	}
-	s := T(r.str(b, false))
-	*v = &s
+	s := newString[T](r)
+	*s = T(r.str(b, false))
+	*v = s
 	return nil
 }
 
@@ -66,8 +70,9 @@ func SetIntPtr[T Integer](r *Reader, typ int, v **T) error {
 	if err != nil {
 		return err
 	}
-	n := T(u)
-	*v = &n
+	n := newInteger[T](r)
+	*n = T(u)
+	*v = n
 	return nil
 }
 
@@ -87,8 +92,9 @@ func SetBoolPtr[T ~bool](r *Reader, typ int, v **T) error {
 	if err != nil {
 		return err
 	}
-	b := T(u != 0)
-	*v = &b
+	b := newBool[T](r)
+	*b = u != 0
+	*v = b
 	return nil
 }
 

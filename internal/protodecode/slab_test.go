@@ -1,0 +1,88 @@
+package protodecode
+
+import (
+	"reflect"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/kubeclient/client-go/internal/fastpath"
+	"github.com/kubeclient/client-go/internal/wirecodec/wiretest"
+)
+
+// TestSlabValuesAreEachObjects: the small values a decode takes from its
+// slab (optional scalars, times, strings) are each object's own: writing
+// through one object's pointer changes no other object of the list, and
+// the decoded objects equal the reference's.
+func TestSlabValuesAreEachObjects(t *testing.T) {
+	defer fastpath.DecodeSlabs.Set(true)()
+	list := &corev1.PodList{}
+	for _, name := range []string{"web-1", "web-2", "web-3"} {
+		list.Items = append(list.Items, *wiretest.Pod(name))
+	}
+	data, err := list.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want corev1.PodList
+	if err := want.Unmarshal(data); err != nil {
+		t.Fatal(err)
+	}
+	got := &corev1.PodList{}
+	if handled, err := Into(data, got); !handled || err != nil {
+		t.Fatal(handled, err)
+	}
+	if !reflect.DeepEqual(got, &want) {
+		t.Fatal("decoded list differs from the reference's")
+	}
+
+	writes := []struct {
+		name  string
+		write func(p *corev1.Pod)
+	}{
+		{"*int64", func(p *corev1.Pod) { *p.Spec.TerminationGracePeriodSeconds = 999 }},
+		{"*bool", func(p *corev1.Pod) { *p.OwnerReferences[0].Controller = false }},
+		{"*metav1.Time", func(p *corev1.Pod) {
+			*p.ManagedFields[0].Time = metav1.NewTime(time.Unix(1, 0))
+		}},
+		{"*Time in status", func(p *corev1.Pod) { *p.Status.StartTime = metav1.NewTime(time.Unix(2, 0)) }},
+	}
+	for _, w := range writes {
+		t.Run(w.name, func(t *testing.T) {
+			w.write(&got.Items[0])
+			for i := 1; i < len(got.Items); i++ {
+				if !reflect.DeepEqual(got.Items[i], want.Items[i]) {
+					t.Errorf("writing into item 0 changed item %d", i)
+				}
+			}
+		})
+	}
+}
+
+// TestSlabAllocations: with slabs, a list of pods decodes in fewer
+// allocations than with every small value allocated alone.
+func TestSlabAllocations(t *testing.T) {
+	list := &corev1.PodList{}
+	for _, name := range []string{"web-1", "web-2", "web-3", "web-4", "web-5", "web-6", "web-7", "web-8"} {
+		list.Items = append(list.Items, *wiretest.Pod(name))
+	}
+	data, err := list.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	allocs := func(on bool) float64 {
+		defer fastpath.DecodeSlabs.Set(on)()
+		return testing.AllocsPerRun(20, func() {
+			if handled, err := Into(data, &corev1.PodList{}); !handled || err != nil {
+				t.Fatal(handled, err)
+			}
+		})
+	}
+	alone, slabs := allocs(false), allocs(true)
+	if slabs > alone*0.85 {
+		t.Errorf("decoding with slabs took %v allocations, alone %v: want at least 15%% fewer", slabs, alone)
+	}
+	t.Logf("allocations per list of %d pods: %v alone, %v with slabs", len(list.Items), alone, slabs)
+}

@@ -1,0 +1,133 @@
+package wire
+
+import (
+	"unsafe"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/kubeclient/client-go/internal/fastpath"
+)
+
+// slab hands out the small values of one decode that would otherwise be
+// an allocation each: the bytes of strings that are not interned (names,
+// UIDs, resource versions, addresses, container IDs) and the targets of
+// optional scalars and times (*int64, *bool, *string, *metav1.Time). It
+// takes them from chunks it allocates and cuts, a few per object instead
+// of dozens: fewer allocations for the decoder to make and the collector
+// to mark.
+//
+// A chunk is only ever appended to: the values it handed out are not
+// written again, so a slab may serve every object of a list. A slab lives
+// for one decode (one object, or one list and its items) and is owned by
+// the goroutine decoding; the Readers of nested messages share it. A
+// value from a chunk keeps the chunk alive; the first chunks are sized
+// from the message, so that a single object does not hold much more than
+// it uses.
+type slab struct {
+	text   []byte
+	words  []uint64
+	halves []uint32
+	bools  []bool
+	strs   []string
+	times  []metav1.Time
+	// textNext and next size the next chunk of string bytes and of
+	// values: from the message's size at first, doubling up to
+	// maxTextChunk bytes and maxChunk values.
+	textNext, next int
+}
+
+const (
+	// maxTextChunk is the largest chunk of string bytes; maxChunk the
+	// most values of another kind in a chunk.
+	maxTextChunk = 4 << 10
+	maxChunk     = 64
+	// maxSlabString is the longest string taken from a chunk; longer ones
+	// are allocated alone.
+	maxSlabString = 256
+)
+
+// newSlab returns a slab for the decode of a message of n bytes. About a
+// twelfth of an object's bytes are strings that are not interned.
+func newSlab(n int) *slab {
+	return &slab{textNext: min(max(n/12, 64), maxTextChunk), next: min(max(n/1024, 4), maxChunk)}
+}
+
+// WithSlab returns r with a slab for the small values of its decode (see
+// slab): for the reader of a whole object or list, at the start of a
+// decode.
+// With fastpath.DecodeSlabs off, every value is allocated alone.
+func (r Reader) WithSlab() Reader {
+	if fastpath.DecodeSlabs.On() {
+		r.slab = newSlab(len(r.b))
+	}
+	return r
+}
+
+// string returns b as a string whose bytes are in a chunk.
+func (s *slab) string(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	if len(b) > maxSlabString {
+		return string(b)
+	}
+	if cap(s.text)-len(s.text) < len(b) {
+		s.text = make([]byte, 0, max(s.textNext, len(b)))
+		s.textNext = min(2*s.textNext, maxTextChunk)
+	}
+	start := len(s.text)
+	s.text = append(s.text, b...)
+	return unsafe.String(&s.text[start], len(b))
+}
+
+// take returns a new zero value from the chunk *c, cutting a new chunk
+// when it is used up.
+func take[T any](s *slab, c *[]T) *T {
+	if len(*c) == cap(*c) {
+		*c = make([]T, 0, s.next)
+		s.next = min(2*s.next, maxChunk)
+	}
+	*c = (*c)[:len(*c)+1]
+	return &(*c)[len(*c)-1]
+}
+
+// newInteger returns a new zero T, from r's slab when it has one.
+func newInteger[T Integer](r *Reader) *T {
+	if r.slab != nil {
+		switch unsafe.Sizeof(T(0)) {
+		case 8:
+			return (*T)(unsafe.Pointer(take(r.slab, &r.slab.words)))
+		case 4:
+			return (*T)(unsafe.Pointer(take(r.slab, &r.slab.halves)))
+		}
+	}
+	return new(T)
+}
+
+// newBool returns a new false T, from r's slab when it has one.
+func newBool[T ~bool](r *Reader) *T {
+	if r.slab != nil {
+		return (*T)(unsafe.Pointer(take(r.slab, &r.slab.bools)))
+	}
+	return new(T)
+}
+
+// newString returns a new empty T, from r's slab when it has one.
+func newString[T ~string](r *Reader) *T {
+	if r.slab != nil {
+		return (*T)(unsafe.Pointer(take(r.slab, &r.slab.strs)))
+	}
+	return new(T)
+}
+
+// newMessage returns a new zero T for an optional message field: times
+// from r's slab when it has one, other messages alone.
+func newMessage[T any](r *Reader) *T {
+	if r.slab != nil {
+		var zero *T
+		if _, ok := any(zero).(*metav1.Time); ok {
+			return (*T)(unsafe.Pointer(take(r.slab, &r.slab.times)))
+		}
+	}
+	return new(T)
+}
