@@ -11,7 +11,6 @@ import (
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/runtime/serializer/streaming"
 	utilnet "k8s.io/apimachinery/pkg/util/net"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/klog/v2"
@@ -273,10 +272,8 @@ func isSuccess(resp *http.Response) bool {
 //
 // A stream that ends between events ends the watch normally: the result
 // channel closes. A JSON or protobuf stream that ends, or whose connection
-// breaks, in the middle of an event is different (client-go ends it
-// silently): the watch delivers a watch.Error event whose metav1.Status has
-// reason InternalError and a message saying the stream was cut mid-event,
-// then the channel closes.
+// breaks, in the middle of an event closes the channel the same way, as
+// client-go's does; WatchCutError then returns the cut.
 func (r *Request) Watch(ctx context.Context) (watch.Interface, error) {
 	if r.body == nil {
 		logBody(klog.FromContext(ctx), "Request Body", r.bodyBytes)
@@ -332,25 +329,14 @@ func (r *Request) newStreamWatcher(ctx context.Context, resp *http.Response) (wa
 	objectDecoder = wirecodec.ForContext(ctx, objectDecoder)
 	handleWarnings(ctx, resp.Header, r.warningHandler)
 
-	var events streaming.Decoder
-	switch {
-	case isJSONFraming(mediaType, framer):
-		events = newJSONEventStream(resp.Body, streamSerializer)
-	default:
-		body := resp.Body
-		if scanner := frameScannerFor(mediaType); scanner != nil {
-			body = &cutDetectingBody{body: body, frames: scanner}
-		}
-		events = streaming.NewDecoder(framer.NewFrameReader(body), streamSerializer)
-	}
-	cuts := &cutReporter{Decoder: events}
+	events := responsebody.NewEvents(resp.Body, mediaType, framer, streamSerializer)
 	return &streamWatch{
 		StreamWatcher: watch.NewStreamWatcherWithLogger(
 			logger,
-			restwatch.NewDecoder(cuts, objectDecoder),
+			restwatch.NewDecoder(events, objectDecoder),
 			// 500: the cause of a decoding failure is unknown.
 			apierrors.NewClientErrorReporter(http.StatusInternalServerError, r.verb, "ClientWatchDecoding"),
 		),
-		cuts: cuts,
+		events: events,
 	}, nil
 }

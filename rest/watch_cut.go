@@ -1,42 +1,13 @@
 package rest
 
 import (
-	"context"
-	"encoding/binary"
-	"errors"
-	"fmt"
-	"io"
-	"net/http"
-	"strings"
 	"sync/atomic"
 
-	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/runtime/serializer/streaming"
-	utilnet "k8s.io/apimachinery/pkg/util/net"
 	"k8s.io/apimachinery/pkg/watch"
 
+	"github.com/kubeclient/client-go/internal/responsebody"
 	"github.com/kubeclient/client-go/internal/watchstream"
 )
-
-// A watch stream that ends, or whose connection breaks, while an event is
-// only partly received has lost that event. client-go reports such an end
-// like any other: the result channel just closes (a connection error that
-// does not look like a lost connection or a timeout becomes a watch.Error
-// event, as any decoding error does). The watch behaves the same here;
-// what differs is that the cut is noticed and kept, for those who opt in
-// to learning why the channel closed (WatchCutError) and for the
-// reflector, which logs and counts it.
-//
-// The response body of a protobuf watch is read through cutDetectingBody,
-// which follows the frame boundaries of the stream; a JSON watch is read by
-// jsonEventStream (watch_json.go), which finds the frames and the cuts in
-// the same pass, and falls back to cutDetectingBody for a malformed stream.
-// A read that fails inside a frame fails with a *streamCutError instead.
-// cutReporter, between the stream decoder and the StreamWatcher, keeps
-// that error and hands the StreamWatcher the error client-go's decoders
-// meet there: io.ErrUnexpectedEOF for a stream that ended, the connection's
-// error otherwise. A stream that ends between events ends as before.
 
 // WatchCutError returns the error that cut the stream of w inside an
 // event, once w's result channel has closed: the event being received was
@@ -55,11 +26,12 @@ func WatchCutError(w watch.Interface) error {
 }
 
 // streamWatch is the watch.Interface of a watch response read from the
-// network: the StreamWatcher that reads it, and the cut its stream may end
-// with. It is a watchstream.Stream.
+// network: the StreamWatcher that reads it, and the events it reads, which
+// keep the cut the stream may end with (internal/responsebody). It is a
+// watchstream.Stream.
 type streamWatch struct {
 	*watch.StreamWatcher
-	cuts    *cutReporter
+	events  *responsebody.Events
 	stopped atomic.Bool
 }
 
@@ -73,175 +45,8 @@ func (w *streamWatch) Stop() {
 
 // CutError implements watchstream.Stream.
 func (w *streamWatch) CutError() error {
-	if cut := w.cuts.cut.Load(); cut != nil && !w.stopped.Load() {
-		return cut
+	if w.stopped.Load() {
+		return nil
 	}
-	return nil
-}
-
-// cutReporter passes on the events of a watch stream's decoder; a
-// *streamCutError it keeps, and gives the StreamWatcher the error the
-// reference decoders return for that cut instead. The StreamWatcher's
-// receive goroutine calls Decode; cut is read by CutError.
-type cutReporter struct {
-	streaming.Decoder
-	cut atomic.Pointer[streamCutError]
-}
-
-// Decode implements streaming.Decoder.
-func (d *cutReporter) Decode(defaults *schema.GroupVersionKind, into runtime.Object) (runtime.Object, *schema.GroupVersionKind, error) {
-	obj, gvk, err := d.Decoder.Decode(defaults, into)
-	var cut *streamCutError
-	if errors.As(err, &cut) {
-		d.cut.Store(cut)
-		return obj, gvk, cut.referenceError()
-	}
-	return obj, gvk, err
-}
-
-// frameScanner follows the frame boundaries of one watch wire format.
-type frameScanner interface {
-	// scan consumes the next bytes of the stream.
-	scan(p []byte)
-	// partial is the number of bytes received of an unfinished frame; zero
-	// at a frame boundary.
-	partial() int
-}
-
-// frameScannerFor returns the scanner for a stream media type, or nil when
-// the format's frames are not followed (the stream is then read as is).
-func frameScannerFor(mediaType string) frameScanner {
-	switch {
-	case mediaType == "application/json" || strings.HasSuffix(mediaType, "+json"):
-		return &jsonFrameScanner{}
-	case mediaType == "application/vnd.kubernetes.protobuf":
-		return &lengthPrefixScanner{}
-	}
-	return nil
-}
-
-// jsonFrameScanner follows a stream of JSON objects: a frame is open while
-// braces or brackets are open, strings and escapes taken into account.
-type jsonFrameScanner struct {
-	depth    int
-	inString bool
-	escaped  bool
-	received int
-}
-
-func (s *jsonFrameScanner) scan(p []byte) {
-	for _, c := range p {
-		if s.depth > 0 {
-			s.received++
-		}
-		switch {
-		case s.inString && s.escaped:
-			s.escaped = false
-		case s.inString && c == '\\':
-			s.escaped = true
-		case s.inString && c == '"':
-			s.inString = false
-		case s.inString:
-		case c == '"':
-			s.inString = true
-		case c == '{' || c == '[':
-			if s.depth == 0 {
-				s.received = 1
-			}
-			s.depth++
-		case c == '}' || c == ']':
-			s.depth = max(s.depth-1, 0)
-		}
-		if s.depth == 0 && !s.inString {
-			s.received = 0
-		}
-	}
-}
-
-func (s *jsonFrameScanner) partial() int { return s.received }
-
-// lengthPrefixScanner follows the frames of the Kubernetes protobuf stream:
-// a 4-byte big-endian length, then that many bytes.
-type lengthPrefixScanner struct {
-	header    [4]byte
-	headerLen int // header bytes received of the current frame
-	remaining int // body bytes still to come once the header is complete
-	received  int
-}
-
-func (s *lengthPrefixScanner) scan(p []byte) {
-	for len(p) > 0 {
-		if s.headerLen < len(s.header) {
-			n := copy(s.header[s.headerLen:], p)
-			s.headerLen += n
-			s.received += n
-			p = p[n:]
-			if s.headerLen == len(s.header) {
-				s.remaining = int(binary.BigEndian.Uint32(s.header[:]))
-			}
-		} else {
-			n := min(s.remaining, len(p))
-			s.remaining -= n
-			s.received += n
-			p = p[n:]
-		}
-		if s.headerLen == len(s.header) && s.remaining == 0 {
-			s.headerLen, s.received = 0, 0
-		}
-	}
-}
-
-func (s *lengthPrefixScanner) partial() int { return s.received }
-
-// cutDetectingBody reads a watch response body and turns a read error that
-// happens inside a frame into a *streamCutError.
-type cutDetectingBody struct {
-	body   io.ReadCloser
-	frames frameScanner
-}
-
-func (b *cutDetectingBody) Read(p []byte) (int, error) {
-	n, err := b.body.Read(p)
-	b.frames.scan(p[:n])
-	if err == nil || b.frames.partial() == 0 {
-		return n, err
-	}
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, http.ErrBodyReadAfterClose) {
-		// The caller ended the watch; the lost event is no surprise.
-		return n, err
-	}
-	return n, &streamCutError{received: b.frames.partial(), cause: err}
-}
-
-func (b *cutDetectingBody) Close() error { return b.body.Close() }
-
-// streamCutError reports a watch stream that ended inside an event. It does
-// not unwrap to its cause: cutReporter must find it whatever its cause.
-type streamCutError struct {
-	received int
-	cause    error
-}
-
-// referenceError is the error client-go's stream decoders return for the
-// cut: a read error as it is, io.ErrUnexpectedEOF for an end of stream.
-func (e *streamCutError) referenceError() error {
-	if e.cause == io.EOF {
-		return io.ErrUnexpectedEOF
-	}
-	return e.cause
-}
-
-func (e *streamCutError) Error() string {
-	var how string
-	switch {
-	case e.cause == io.EOF:
-		how = "the server ended the stream"
-	case utilnet.IsTimeout(e.cause):
-		how = "reading it timed out"
-	case utilnet.IsProbableEOF(e.cause):
-		how = "the connection was lost"
-	default:
-		how = "reading it failed: " + e.cause.Error()
-	}
-	return fmt.Sprintf("watch stream cut in the middle of an event (%d bytes of it received, then %s); the event is lost", e.received, how)
+	return w.events.CutError()
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -19,6 +20,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/serializer/streaming"
 	"k8s.io/apimachinery/pkg/watch"
 
+	"github.com/kubeclient/client-go/internal/wirecodec/wiretest"
 	restwatch "github.com/kubeclient/client-go/rest/watch"
 )
 
@@ -344,4 +346,45 @@ func hasCause(status *metav1.Status, causeType metav1.CauseType) bool {
 		}
 	}
 	return false
+}
+
+// TestWatchThroughWirecodecMatchesReference watches the same pod stream
+// with apimachinery's codecs and with the generated clientsets' wirecodec
+// wrapper: the events must be equal.
+func TestWatchThroughWirecodecMatchesReference(t *testing.T) {
+	frames := []string{
+		`{"type":"ADDED","object":{"kind":"Pod","apiVersion":"v1","metadata":{"name":"a","annotations":{"x":"}\"{"}}}}`,
+		`{"type":"MODIFIED","object":{"kind":"Pod","apiVersion":"v1","metadata":{"name":"b"},"spec":{"containers":[{"name":"c"}]}}}`,
+		`{"object":{"kind":"Status","apiVersion":"v1"},"type":"ERROR"}`,
+		`{"type":"BOOKMARK","object":{"kind":"Pod","apiVersion":"v1","metadata":{"resourceVersion":"12"}},"kind":"WatchEvent"}`,
+		`{"type":"ADDED","object":{"kind":"Pod","apiVersion":"v1","metadata":{"name":"\u00e9\\"}}}`,
+	}
+	stream := strings.Join(frames, "\n") + "\n" + `{"type":"ADDED","object":{"kind":"Pod","apiVersion":"v1","metadata":{"name":"last"}}}`
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, stream)
+	}))
+	defer srv.Close()
+	events := func(codec runtime.NegotiatedSerializer) []watch.Event {
+		config := coreV1Config(srv.URL)
+		config.NegotiatedSerializer = codec
+		client, err := RESTClientFor(config)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, err := client.Get().Resource("pods").Param("watch", "true").Watch(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []watch.Event
+		for e := range w.ResultChan() {
+			out = append(out, e)
+		}
+		return out
+	}
+	want := events(wiretest.ReferenceCodecs(testCodecs.WithoutConversion()))
+	got := events(testCodecs.WithoutConversion())
+	if len(want) != 6 || !reflect.DeepEqual(got, want) {
+		t.Fatalf("got %d events %+v\nwant %d %+v", len(got), got, len(want), want)
+	}
 }

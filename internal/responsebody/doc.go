@@ -11,6 +11,13 @@
 // caller decodes once may be read into a pooled Buffer that is reused
 // once decoded (buffer.go).
 //
+// A watch body is read by NewEvents into Events, the streaming.Decoder
+// the watch decodes from: JSON in one pass that frames, validates and
+// indexes each event once (json_events.go), protobuf and JSON through
+// frame scanners that notice a stream cut inside an event (cut.go), whose
+// error Events keeps for rest.WatchCutError. Events and errors are those
+// of apimachinery's stream decoder; only the cut is kept in addition.
+//
 // # Decisions carried by context marks
 //
 // Two decisions reach the REST client on the context of a request,
@@ -30,5 +37,6 @@
 //     which returns the decoders that share what the cache shares.
 //
 // Layer: below package rest, above apimachinery and the internal decoders
-// (wirecodec); it imports no public package of this module.
+// (wirecodec, jsondecode/lex); it imports no public package of this
+// module.
 package responsebody

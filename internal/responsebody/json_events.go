@@ -1,4 +1,4 @@
-package rest
+package responsebody
 
 import (
 	"bytes"
@@ -16,20 +16,22 @@ import (
 	"github.com/kubeclient/client-go/internal/wirecodec"
 )
 
-// A JSON watch stream is a sequence of JSON objects. client-go cuts it into
-// frames with an encoding/json.Decoder, copies each frame into a buffer and
-// decodes it; this library also scanned every byte a third time to notice
-// a stream cut inside an event (watch_cut.go). jsonEventStream does the
-// framing and the cut detection in one read of the bytes: it follows the
-// braces and strings of the current object until it closes, checks the
-// frame's syntax once, and hands the frame, in place, to the stream
-// serializer; a serializer with a DecodeFrame method (wirecodec's) checks
-// the syntax for the stream while it decodes, so that the frame is
-// validated and indexed once. Frames, errors and the cut-mid-event error are those of the
-// reference chain (cutDetectingBody, json.Framer, streaming.NewDecoder). On
-// anything but a stream of well-formed objects (a top-level value that is
-// not an object, a syntax error) the rest of the stream, starting at that
-// value, goes through the reference chain itself, which reports it.
+// A JSON watch stream is a sequence of JSON objects. The reference reads
+// it with a chain of three readers: cutDetectingBody (cut.go) to notice a
+// cut inside an event, json.Framer to cut it into frames with an
+// encoding/json.Decoder, and streaming.NewDecoder to copy each frame into
+// a buffer and decode it. jsonEventStream does the framing and the cut
+// detection in one read of the bytes: it follows the braces and strings of
+// the current object until it closes, and hands the frame, in place, to
+// the stream serializer. A serializer with a DecodeFrame method
+// (wirecodec's) is handed the frame with the index the framing built,
+// so that the frame is validated and indexed once for the stream and the
+// decoding; any other serializer gets a frame validated by the framing.
+// Frames, errors and the cut-mid-event error are those of the reference
+// chain. On anything but a stream of well-formed objects (a top-level
+// value that is not an object, a syntax error) the rest of the stream,
+// starting at that value, goes through the reference chain itself, which
+// reports it.
 
 // maxFrameSize is the largest frame streaming.NewDecoder decodes; a larger
 // one fails with streaming.ErrObjectTooLarge and is skipped.

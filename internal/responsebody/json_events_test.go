@@ -1,4 +1,4 @@
-package rest
+package responsebody
 
 import (
 	"context"
@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand"
-	"net/http"
-	"net/http/httptest"
 	"reflect"
 	"strings"
 	"testing"
@@ -16,10 +14,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/serializer/json"
 	"k8s.io/apimachinery/pkg/runtime/serializer/streaming"
-	"k8s.io/apimachinery/pkg/watch"
 
 	"github.com/kubeclient/client-go/internal/wirecodec"
-	"github.com/kubeclient/client-go/internal/wirecodec/wiretest"
 )
 
 // chunkedBody serves data in the chunk sizes given (the last one repeated),
@@ -201,41 +197,6 @@ func TestJSONEventStreamUnbalancedFrameReportedEarly(t *testing.T) {
 	want := decodeAll(referenceEvents(&endlessBody{t: t, data: []byte(stream)}, decoder))
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("got %s\nwant %s", describe(got), describe(want))
-	}
-}
-
-// TestWatchThroughWirecodecMatchesReference watches the same pod stream
-// with apimachinery's codecs and with the generated clientsets' wirecodec
-// wrapper: the events must be equal.
-func TestWatchThroughWirecodecMatchesReference(t *testing.T) {
-	frames := []string{streamFrames[0], streamFrames[1], streamFrames[3], streamFrames[4], streamFrames[5]}
-	stream := strings.Join(frames, "\n") + "\n" + `{"type":"ADDED","object":{"kind":"Pod","apiVersion":"v1","metadata":{"name":"last"}}}`
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = io.WriteString(w, stream)
-	}))
-	defer srv.Close()
-	events := func(codec runtime.NegotiatedSerializer) []watch.Event {
-		config := coreV1Config(srv.URL)
-		config.NegotiatedSerializer = codec
-		client, err := RESTClientFor(config)
-		if err != nil {
-			t.Fatal(err)
-		}
-		w, err := client.Get().Resource("pods").Param("watch", "true").Watch(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
-		var out []watch.Event
-		for e := range w.ResultChan() {
-			out = append(out, e)
-		}
-		return out
-	}
-	want := events(wiretest.ReferenceCodecs(testCodecs.WithoutConversion()))
-	got := events(testCodecs.WithoutConversion())
-	if len(want) != 6 || !reflect.DeepEqual(got, want) {
-		t.Fatalf("got %d events %+v\nwant %d %+v", len(got), got, len(want), want)
 	}
 }
 

@@ -1,0 +1,53 @@
+package responsebody
+
+// Helpers shared by this package's test files: the test scheme and
+// codecs, and the decoder the REST client negotiates.
+
+import (
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/runtime/serializer"
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+
+	"github.com/kubeclient/client-go/internal/wirecodec"
+)
+
+// testScheme holds core/v1 and the meta types.
+var testScheme = func() *runtime.Scheme {
+	s := runtime.NewScheme()
+	utilruntime.Must(corev1.AddToScheme(s))
+	metav1.AddToGroupVersion(s, schema.GroupVersion{Version: "v1"})
+	return s
+}()
+
+var testCodecs = serializer.NewCodecFactory(testScheme)
+
+// encodeAs encodes obj in mediaType with the test codecs.
+func encodeAs(t *testing.T, mediaType string, obj runtime.Object) []byte {
+	t.Helper()
+	info, ok := runtime.SerializerInfoForMediaType(testCodecs.SupportedMediaTypes(), mediaType)
+	if !ok {
+		t.Fatalf("no serializer for %s", mediaType)
+	}
+	data, err := runtime.Encode(testCodecs.EncoderForVersion(info.Serializer, corev1.SchemeGroupVersion), obj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// moduleDecoder returns the decoder the REST client negotiates for
+// mediaType: this module's, in front of the test codecs'.
+func moduleDecoder(t *testing.T, mediaType string) runtime.Decoder {
+	t.Helper()
+	negotiator := runtime.NewClientNegotiator(wirecodec.NewNegotiatedSerializer(testCodecs.WithoutConversion()), corev1.SchemeGroupVersion)
+	d, err := negotiator.Decoder(mediaType, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
