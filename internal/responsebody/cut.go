@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/kubeclient/client-go/internal/jsonscan"
 	utilnet "k8s.io/apimachinery/pkg/util/net"
 )
 
@@ -33,64 +34,26 @@ import (
 
 // frameScanner follows the frame boundaries of one watch wire format.
 type frameScanner interface {
-	// scan consumes the next bytes of the stream.
-	scan(p []byte)
-	// partial is the number of bytes received of an unfinished frame; zero
+	// Feed consumes the next bytes of the stream.
+	Feed(p []byte)
+	// Held is the number of bytes received of an unfinished frame; zero
 	// at a frame boundary.
-	partial() int
+	Held() int
 }
 
 // frameScannerFor returns the scanner for a stream media type, or nil when
 // the format's frames are not followed (the stream is then read as is).
+// A JSON stream's frames are its top-level objects, followed by
+// jsonscan.Scanner.
 func frameScannerFor(mediaType string) frameScanner {
 	switch {
 	case mediaType == "application/json" || strings.HasSuffix(mediaType, "+json"):
-		return &jsonFrameScanner{}
+		return &jsonscan.Scanner{}
 	case mediaType == "application/vnd.kubernetes.protobuf":
 		return &lengthPrefixScanner{}
 	}
 	return nil
 }
-
-// jsonFrameScanner follows a stream of JSON objects: a frame is open while
-// braces or brackets are open, strings and escapes taken into account.
-type jsonFrameScanner struct {
-	depth    int
-	inString bool
-	escaped  bool
-	received int
-}
-
-func (s *jsonFrameScanner) scan(p []byte) {
-	for _, c := range p {
-		if s.depth > 0 {
-			s.received++
-		}
-		switch {
-		case s.inString && s.escaped:
-			s.escaped = false
-		case s.inString && c == '\\':
-			s.escaped = true
-		case s.inString && c == '"':
-			s.inString = false
-		case s.inString:
-		case c == '"':
-			s.inString = true
-		case c == '{' || c == '[':
-			if s.depth == 0 {
-				s.received = 1
-			}
-			s.depth++
-		case c == '}' || c == ']':
-			s.depth = max(s.depth-1, 0)
-		}
-		if s.depth == 0 && !s.inString {
-			s.received = 0
-		}
-	}
-}
-
-func (s *jsonFrameScanner) partial() int { return s.received }
 
 // lengthPrefixScanner follows the frames of the Kubernetes protobuf stream:
 // a 4-byte big-endian length, then that many bytes.
@@ -101,7 +64,8 @@ type lengthPrefixScanner struct {
 	received  int
 }
 
-func (s *lengthPrefixScanner) scan(p []byte) {
+// Feed implements frameScanner.
+func (s *lengthPrefixScanner) Feed(p []byte) {
 	for len(p) > 0 {
 		if s.headerLen < len(s.header) {
 			n := copy(s.header[s.headerLen:], p)
@@ -123,7 +87,8 @@ func (s *lengthPrefixScanner) scan(p []byte) {
 	}
 }
 
-func (s *lengthPrefixScanner) partial() int { return s.received }
+// Held implements frameScanner.
+func (s *lengthPrefixScanner) Held() int { return s.received }
 
 // cutDetectingBody reads a watch response body and turns a read error that
 // happens inside a frame into a *streamCutError.
@@ -134,15 +99,15 @@ type cutDetectingBody struct {
 
 func (b *cutDetectingBody) Read(p []byte) (int, error) {
 	n, err := b.body.Read(p)
-	b.frames.scan(p[:n])
-	if err == nil || b.frames.partial() == 0 {
+	b.frames.Feed(p[:n])
+	if err == nil || b.frames.Held() == 0 {
 		return n, err
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, http.ErrBodyReadAfterClose) {
 		// The caller ended the watch; the lost event is no surprise.
 		return n, err
 	}
-	return n, &streamCutError{received: b.frames.partial(), cause: err}
+	return n, &streamCutError{received: b.frames.Held(), cause: err}
 }
 
 func (b *cutDetectingBody) Close() error { return b.body.Close() }

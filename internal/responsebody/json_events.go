@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/serializer/streaming"
 
 	"github.com/kubeclient/client-go/internal/jsondecode/lex"
+	"github.com/kubeclient/client-go/internal/jsonscan"
 	"github.com/kubeclient/client-go/internal/wirecodec"
 )
 
@@ -65,7 +66,7 @@ var _ streaming.Decoder = &jsonEventStream{}
 // isJSONFraming reports whether a watch stream of mediaType framed by framer
 // can be read by a jsonEventStream instead.
 func isJSONFraming(mediaType string, framer runtime.Framer) bool {
-	_, isJSON := frameScannerFor(mediaType).(*jsonFrameScanner)
+	_, isJSON := frameScannerFor(mediaType).(*jsonscan.Scanner)
 	return isJSON && framer == json.Framer
 }
 
@@ -125,16 +126,14 @@ func (s *jsonEventStream) Close() error {
 // next returns the next complete frame, its braces balanced, reading the
 // body as needed. A frame that arrived whole in one read is validated as
 // it is found (frame.valid), and indexed for a frameDecoder (indexed, to
-// Release); the syntax of one that did not is not checked yet. The frame stays the stream's
-// first until consume; useReference hands the stream on from it. It
-// returns a nil frame when it handed the stream to the reference.
+// Release); the syntax of one that did not is not checked yet. The frame
+// stays the stream's first until consume; useReference hands the stream
+// on from it. It returns a nil frame when it handed the stream to the
+// reference.
 func (s *jsonEventStream) next() (frame []byte, indexed *lex.Lexer, err error) {
 	for {
 		if s.frame.start < 0 {
-			i := s.start
-			for i < len(s.buf) && isJSONSpace(s.buf[i]) {
-				i++
-			}
+			i := jsonscan.SkipSpace(s.buf, s.start)
 			s.start = i
 			if i < len(s.buf) {
 				if s.buf[i] != '{' {
@@ -179,9 +178,6 @@ func (s *jsonEventStream) next() (frame []byte, indexed *lex.Lexer, err error) {
 func (s *jsonEventStream) consume() {
 	s.start, s.frame = s.frame.pos, objectEnd{start: -1}
 }
-
-// isJSONSpace reports whether c is JSON whitespace.
-func isJSONSpace(c byte) bool { return c == ' ' || c == '\n' || c == '\r' || c == '\t' }
 
 // malformedSoFar checks the syntax of the partial frame each time it has
 // doubled in size (from minCheckedPrefix on), so that a malformed frame
@@ -247,7 +243,7 @@ func (s *jsonEventStream) readFailed(err error) error {
 func (s *jsonEventStream) useReference(readErr error) {
 	rest := &replayBody{pending: bytes.Clone(s.buf[s.start:]), err: readErr, body: s.body}
 	s.buf, s.start = nil, 0
-	frames := json.Framer.NewFrameReader(&cutDetectingBody{body: rest, frames: &jsonFrameScanner{}})
+	frames := json.Framer.NewFrameReader(&cutDetectingBody{body: rest, frames: &jsonscan.Scanner{}})
 	s.reference = streaming.NewDecoder(frames, s.decoder)
 }
 
@@ -273,50 +269,23 @@ func (r *replayBody) Read(p []byte) (int, error) {
 
 func (r *replayBody) Close() error { return r.body.Close() }
 
-// objectEnd follows a JSON object through its braces and strings, byte by
-// byte, to find where it closes; it does not check the syntax.
+// objectEnd follows a JSON object through its braces and strings
+// (jsonscan.Scanner) to find where it closes; it does not check the
+// syntax.
 type objectEnd struct {
-	start    int // offset of the opening brace; -1 between frames
-	pos      int // offset of the next byte to look at
-	depth    int
-	inString bool
-	escaped  bool
-	checked  int  // size of the prefix last checked by malformedSoFar
-	valid    bool // the object closed is validated
+	start   int // offset of the opening brace; -1 between frames
+	pos     int // offset of the next byte to look at
+	scan    jsonscan.Scanner
+	checked int  // size of the prefix last checked by malformedSoFar
+	valid   bool // the object closed is validated
 }
 
 // find looks at buf[pos:] and reports whether the object closed; pos is then
 // the offset after its closing brace.
 func (o *objectEnd) find(buf []byte) bool {
-	depth, inString, escaped := o.depth, o.inString, o.escaped
-	for i := o.pos; i < len(buf); i++ {
-		c := buf[i]
-		if inString {
-			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
-			}
-			continue
-		}
-		switch c {
-		case '"':
-			inString = true
-		case '{', '[':
-			depth++
-		case '}', ']':
-			depth--
-			if depth == 0 {
-				*o = objectEnd{start: o.start, pos: i + 1, checked: o.checked}
-				return true
-			}
-		}
-	}
-	o.pos, o.depth, o.inString, o.escaped = len(buf), depth, inString, escaped
-	return false
+	n, closed := o.scan.Scan(buf[o.pos:])
+	o.pos += n
+	return closed
 }
 
 // shift moves the offsets of o after n bytes were dropped from the front.

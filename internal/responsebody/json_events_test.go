@@ -15,6 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/serializer/json"
 	"k8s.io/apimachinery/pkg/runtime/serializer/streaming"
 
+	"github.com/kubeclient/client-go/internal/jsonscan"
 	"github.com/kubeclient/client-go/internal/wirecodec"
 )
 
@@ -71,7 +72,7 @@ func decodeAll(events streaming.Decoder) []decodedEvent {
 
 // referenceEvents is the chain rest used before jsonEventStream.
 func referenceEvents(body io.ReadCloser, decoder runtime.Decoder) streaming.Decoder {
-	return streaming.NewDecoder(json.Framer.NewFrameReader(&cutDetectingBody{body: body, frames: &jsonFrameScanner{}}), decoder)
+	return streaming.NewDecoder(json.Framer.NewFrameReader(&cutDetectingBody{body: body, frames: &jsonscan.Scanner{}}), decoder)
 }
 
 var streamFrames = []string{
