@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -374,61 +375,75 @@ func TestStream(t *testing.T) {
 	}
 }
 
+// TestContextCancellation cancels each kind of request while the server
+// holds it, inside a synctest bubble over in-memory connections: once
+// everything has settled after the cancellation, the request must have
+// returned context.Canceled.
 func TestContextCancellation(t *testing.T) {
-	release := make(chan struct{})
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		select {
-		case <-release:
-		case <-r.Context().Done():
-		}
-	}))
-	defer srv.Close()
-	defer close(release)
-	c := coreV1Client(t, srv)
-
-	run := map[string]func(ctx context.Context) error{
-		"Do":     func(ctx context.Context) error { return c.Get().Resource("pods").Do(ctx).Error() },
-		"DoRaw":  func(ctx context.Context) error { _, err := c.Get().Resource("pods").DoRaw(ctx); return err },
-		"Stream": func(ctx context.Context) error { _, err := c.Get().Resource("pods").Stream(ctx); return err },
-		"Watch":  func(ctx context.Context) error { _, err := c.Get().Resource("pods").Watch(ctx); return err },
+	tests := []struct {
+		name string
+		run  func(c *RESTClient, ctx context.Context) error
+	}{
+		{"Do", func(c *RESTClient, ctx context.Context) error { return c.Get().Resource("pods").Do(ctx).Error() }},
+		{"DoRaw", func(c *RESTClient, ctx context.Context) error {
+			_, err := c.Get().Resource("pods").DoRaw(ctx)
+			return err
+		}},
+		{"Stream", func(c *RESTClient, ctx context.Context) error {
+			_, err := c.Get().Resource("pods").Stream(ctx)
+			return err
+		}},
+		{"Watch", func(c *RESTClient, ctx context.Context) error {
+			_, err := c.Get().Resource("pods").Watch(ctx)
+			return err
+		}},
 	}
-	for name, fn := range run {
-		t.Run(name, func(t *testing.T) {
-			ctx, cancel := context.WithCancel(context.Background())
-			done := make(chan error, 1)
-			go func() { done <- fn(ctx) }()
-			cancel()
-			select {
-			case err := <-done:
-				if !errors.Is(err, context.Canceled) {
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				srv, c, closeAll := newScriptedPipeServer(t, func(w http.ResponseWriter, r *http.Request) {
+					<-r.Context().Done()
+				})
+				defer closeAll()
+				ctx, cancel := context.WithCancel(context.Background())
+				done := make(chan error, 1)
+				go func() { done <- tc.run(c, ctx) }()
+				settled(t, "the server holds the request", func() bool { return len(srv.received()) == 1 && len(done) == 0 })
+				cancel()
+				settled(t, "the request ended after cancellation", func() bool { return len(done) == 1 })
+				if err := <-done; !errors.Is(err, context.Canceled) {
 					t.Errorf("err = %v, want context.Canceled", err)
 				}
-			case <-time.After(10 * time.Second):
-				t.Fatal("request did not stop after cancellation")
-			}
+			})
 		})
 	}
 }
 
+// TestRequestTimeout sends a request with a timeout to a server that
+// answers only when the request ends, inside a synctest bubble over
+// in-memory connections: the request fails with a deadline error exactly
+// when its timeout has passed on the bubble's clock, and tells the server
+// its timeout.
 func TestRequestTimeout(t *testing.T) {
-	release := make(chan struct{})
-	gotTimeout := make(chan string, 1)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		gotTimeout <- r.URL.Query().Get("timeout")
-		select {
-		case <-release:
-		case <-r.Context().Done():
+	synctest.Test(t, func(t *testing.T) {
+		gotTimeout := make(chan string, 1)
+		_, c, closeAll := newScriptedPipeServer(t, func(w http.ResponseWriter, r *http.Request) {
+			gotTimeout <- r.URL.Query().Get("timeout")
+			<-r.Context().Done()
+		})
+		defer closeAll()
+		start := time.Now()
+		err := c.Get().Resource("pods").Timeout(100 * time.Millisecond).Do(context.Background()).Error()
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("err = %v, want a deadline error", err)
 		}
-	}))
-	defer srv.Close()
-	defer close(release)
-	err := coreV1Client(t, srv).Get().Resource("pods").Timeout(100 * time.Millisecond).Do(context.Background()).Error()
-	if !errors.Is(err, context.DeadlineExceeded) {
-		t.Errorf("err = %v, want a deadline error", err)
-	}
-	if got := <-gotTimeout; got != "100ms" {
-		t.Errorf("timeout parameter = %q", got)
-	}
+		if d := time.Since(start); d != 100*time.Millisecond {
+			t.Errorf("the request ended after %v, want its timeout, 100ms", d)
+		}
+		if got := <-gotTimeout; got != "100ms" {
+			t.Errorf("timeout parameter = %q", got)
+		}
+	})
 }
 
 func TestClientTimeoutBecomesRequestTimeout(t *testing.T) {

@@ -158,13 +158,9 @@ func TestRetryAfterWaitsOnClock(t *testing.T) {
 			return clk.HasWaiters() && len(srv.received()) == 1
 		})
 		clk.Step(time.Millisecond)
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Fatal(err)
-			}
-		case <-time.After(time.Hour):
-			t.Fatal("request did not finish after the delay")
+		settled(t, "the request finished after the delay", func() bool { return len(done) == 1 })
+		if err := <-done; err != nil {
+			t.Fatal(err)
 		}
 		if n := len(srv.received()); n != 2 {
 			t.Errorf("attempts = %d, want 2", n)
@@ -184,16 +180,12 @@ func TestCancelDuringRetryWait(t *testing.T) {
 		// hour-long Retry-After of NoBackoff; cancel during the sleep.
 		settled(t, "the first attempt is answered", func() bool { return len(srv.received()) == 1 && len(done) == 0 })
 		cancel()
-		select {
-		case err := <-done:
-			if !errors.Is(err, context.Canceled) {
-				t.Errorf("err = %v, want context.Canceled", err)
-			}
-			if d := time.Since(start); d != 0 {
-				t.Errorf("the request ended after %v, want at the cancellation", d)
-			}
-		case <-time.After(time.Minute):
-			t.Fatal("cancellation did not interrupt the Retry-After wait")
+		settled(t, "cancellation interrupted the Retry-After wait", func() bool { return len(done) == 1 })
+		if err := <-done; !errors.Is(err, context.Canceled) {
+			t.Errorf("err = %v, want context.Canceled", err)
+		}
+		if d := time.Since(start); d != 0 {
+			t.Errorf("the request ended after %v, want at the cancellation", d)
 		}
 	})
 }
