@@ -25,9 +25,9 @@
 //
 //   - The generated clients' List marks the context with
 //     internal/decodeonce.Mark for the one request whose Result it decodes
-//     with Into and drops (gentype). transformResponse reads the mark and
-//     lets internal/responsebody read a successful body into a reused
-//     buffer, which Result.Into returns once decoded.
+//     with Into and drops (gentype). Do reads the mark and lets
+//     internal/responsebody read a successful body into a reused buffer,
+//     which Result.Into returns once decoded.
 //   - An informer marks the context of its list and watch requests with
 //     internal/wirecodec.WithCacheDecoding when their objects go into its
 //     cache unchanged (tools/cache/object_sharing.go). Do and Watch pass

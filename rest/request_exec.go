@@ -15,6 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/klog/v2"
 
+	"github.com/kubeclient/client-go/internal/decodeonce"
 	"github.com/kubeclient/client-go/internal/responsebody"
 	"github.com/kubeclient/client-go/internal/wirecodec"
 	restwatch "github.com/kubeclient/client-go/rest/watch"
@@ -189,9 +190,12 @@ func (r *Request) Do(ctx context.Context) Result {
 	if r.body == nil {
 		logBody(logger, "Request Body", r.bodyBytes)
 	}
+	// The generated clients' List marks ctx when it decodes the result
+	// once and drops it (see the package documentation).
+	decodeOnce := decodeonce.Marked(ctx, r)
 	var result Result
 	err := r.run(ctx, func(req *http.Request, resp *http.Response) {
-		result = r.transformResponse(ctx, resp, req)
+		result = r.transformResponse(ctx, resp, req, decodeOnce)
 	})
 	if err != nil {
 		return Result{err: err, logger: logger}
@@ -252,7 +256,7 @@ func (r *Request) Stream(ctx context.Context) (io.ReadCloser, error) {
 		handleWarnings(ctx, last.resp.Header, r.warningHandler)
 		return last.resp.Body, nil
 	}
-	result := r.transformResponse(ctx, last.resp, last.req)
+	result := r.transformResponse(ctx, last.resp, last.req, false)
 	last.resp.Body.Close()
 	if err := result.Error(); err != nil {
 		return nil, err
@@ -301,7 +305,7 @@ func (r *Request) Watch(ctx context.Context) (watch.Interface, error) {
 	case last.err != nil:
 		return nil, retry.WrapPreviousError(last.err)
 	}
-	result := r.transformResponse(ctx, last.resp, last.req)
+	result := r.transformResponse(ctx, last.resp, last.req, false)
 	drainAndClose(last.resp)
 	if err := result.Error(); err != nil {
 		return nil, retry.WrapPreviousError(err)

@@ -16,7 +16,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/klog/v2"
 
-	"github.com/kubeclient/client-go/internal/decodeonce"
 	"github.com/kubeclient/client-go/internal/responsebody"
 	"github.com/kubeclient/client-go/internal/wirecodec"
 )
@@ -25,15 +24,15 @@ import (
 // decoder matching the response's Content-Type (the request's content type
 // when the server sent none), the warnings, and for non-2xx responses an
 // error that Result.Error refines from a Status body when there is one.
-func (r *Request) transformResponse(ctx context.Context, resp *http.Response, req *http.Request) Result {
+// decodeOnce says that the caller decodes the Result once with Into and
+// drops it: a successful body may then be read into a reused buffer.
+func (r *Request) transformResponse(ctx context.Context, resp *http.Response, req *http.Request, decodeOnce bool) Result {
 	logger := klog.FromContext(ctx)
 	var body []byte
 	var reusable *responsebody.Buffer
 	if resp.Body != nil {
-		// A successful body that the caller decodes once (the context's
-		// decodeonce mark names r) may go into a reused buffer.
 		ok := resp.StatusCode >= http.StatusOK && resp.StatusCode <= http.StatusPartialContent
-		data, pooled, err := responsebody.Read(req, resp, ok && decodeonce.Marked(ctx, r))
+		data, pooled, err := responsebody.Read(req, resp, ok && decodeOnce)
 		if err != nil {
 			var streamErr http2.StreamError
 			if errors.As(err, &streamErr) {

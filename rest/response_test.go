@@ -79,7 +79,7 @@ func TestTransformResponse(t *testing.T) {
 				header = http.Header{}
 			}
 			resp := &http.Response{StatusCode: tc.code, Header: header, Body: io.NopCloser(strings.NewReader(tc.body))}
-			result := req.transformResponse(context.Background(), resp, httpReq)
+			result := req.transformResponse(context.Background(), resp, httpReq, false)
 
 			err = result.Error()
 			switch {

@@ -29,7 +29,7 @@
 //
 //   - internal/decodeonce.Mark, set by the generated clients' List
 //     (gentype) for the one request whose result it decodes with Into and
-//     drops: rest's response reading passes decodeOnce to Read.
+//     drops: Request.Do reads it and passes decodeOnce to Read.
 //   - internal/wirecodec.WithCacheDecoding (with WithSharedDecodes), set
 //     by an informer on its reflector's list and watch requests when the
 //     objects go into its cache unchanged (tools/cache/object_sharing.go):
