@@ -81,51 +81,17 @@ func Malformed(data []byte) bool {
 // reports that the bytes between the quotes are the string's value: no
 // escapes, valid UTF-8.
 func String(d []byte, i int) (end int, plain bool, st Status) {
-	end, escapes, st := stringEnd(d, i)
-	if st != Complete {
-		return 0, false, st
+	if j := i + 1 + asciiLen(d, i+1); j < len(d) && d[j] == '"' {
+		return j + 1, true, Complete // ASCII without escapes, most strings
 	}
-	return end, !escapes && utf8.Valid(d[i+1:end-1]), Complete
-}
-
-// stringEnd is String without the UTF-8 check: escapes reports that the
-// string has at least one.
-func stringEnd(d []byte, i int) (end int, escapes bool, st Status) {
-	i++
-	for i < len(d) {
-		i += validLen(d, i)
-		if i >= len(d) {
+	c := checker{data: d, pos: i}
+	if !c.str() {
+		if c.short {
 			return 0, false, Short
 		}
-		switch d[i] {
-		case '"':
-			return i + 1, escapes, Complete
-		case '\\':
-			escapes = true
-			if i+1 >= len(d) {
-				return 0, false, Short
-			}
-			switch d[i+1] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				i += 2
-			case 'u':
-				for k := i + 2; k < i+6; k++ {
-					if k >= len(d) {
-						return 0, false, Short
-					}
-					if !isHex(d[k]) {
-						return 0, false, Invalid
-					}
-				}
-				i += 6
-			default:
-				return 0, false, Invalid
-			}
-		default: // control character
-			return 0, false, Invalid
-		}
+		return 0, false, Invalid
 	}
-	return 0, false, Short
+	return c.pos, !c.escapes && utf8.Valid(d[i+1:c.pos-1]), Complete
 }
 
 func isHex(c byte) bool {

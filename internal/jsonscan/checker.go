@@ -9,6 +9,8 @@ type checker struct {
 	index *[]Span
 	// short is set when checking failed only because data ended.
 	short bool
+	// escapes is set when a string checked had an escape.
+	escapes bool
 }
 
 // open records the container starting at c.pos and returns its index.
@@ -55,12 +57,7 @@ func (c *checker) value(depth int) bool {
 	case b == '[':
 		return c.array(depth + 1)
 	case b == '"':
-		end, _, st := stringEnd(c.data, c.pos)
-		if st != Complete {
-			return c.fail(st)
-		}
-		c.pos = end
-		return true
+		return c.str()
 	case b == '-' || isDigit(b):
 		end, _, st := Number(c.data, c.pos)
 		if st != Complete {
@@ -107,14 +104,9 @@ func (c *checker) object(depth int) bool {
 		return true
 	}
 	for n := 1; ; n++ {
-		if c.data[c.pos] != '"' {
+		if c.data[c.pos] != '"' || !c.str() {
 			return false
 		}
-		end, _, st := stringEnd(c.data, c.pos)
-		if st != Complete {
-			return c.fail(st)
-		}
-		c.pos = end
 		if !c.ws() {
 			return false
 		}
@@ -172,4 +164,46 @@ func (c *checker) array(depth int) bool {
 			return false
 		}
 	}
+}
+
+// str checks the string whose opening quote is at c.pos (see String) and
+// moves past it.
+func (c *checker) str() bool {
+	d := c.data
+	i := c.pos + 1
+	for i < len(d) {
+		i += validLen(d, i)
+		if i >= len(d) {
+			break
+		}
+		switch d[i] {
+		case '"':
+			c.pos = i + 1
+			return true
+		case '\\':
+			c.escapes = true
+			if i+1 >= len(d) {
+				return c.fail(Short)
+			}
+			switch d[i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i += 2
+			case 'u':
+				for k := i + 2; k < i+6; k++ {
+					if k >= len(d) {
+						return c.fail(Short)
+					}
+					if !isHex(d[k]) {
+						return false
+					}
+				}
+				i += 6
+			default:
+				return false
+			}
+		default: // control character
+			return false
+		}
+	}
+	return c.fail(Short)
 }

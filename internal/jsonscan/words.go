@@ -68,3 +68,25 @@ func validLen(d []byte, i int) int {
 	}
 	return i - start
 }
+
+// asciiLen returns how many bytes from d[i:] contain no quote, backslash,
+// control character or byte >= 0x80: the run of a string that is its own
+// value and needs no closer look.
+func asciiLen(d []byte, i int) int {
+	start := i
+	for i+8 <= len(d) {
+		w := binary.LittleEndian.Uint64(d[i:])
+		if m := hasByte(w, '"') | hasByte(w, '\\') | hasLess(w, 0x20) | (w & highs); m != 0 {
+			return i + bits.TrailingZeros64(m)/8 - start
+		}
+		i += 8
+	}
+	for i < len(d) {
+		c := d[i]
+		if c == '"' || c == '\\' || c < 0x20 || c >= 0x80 {
+			break
+		}
+		i++
+	}
+	return i - start
+}
