@@ -3,13 +3,12 @@ package unstructuredjson
 import (
 	"bytes"
 	"errors"
-	"strconv"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/kubeclient/client-go/internal/fastpath"
 	"github.com/kubeclient/client-go/internal/intern"
 	"github.com/kubeclient/client-go/internal/jsondecode/lex"
+	"github.com/kubeclient/client-go/internal/jsonscan"
 )
 
 // errGiveUp is returned for every input Decode does not decode; the caller
@@ -17,7 +16,7 @@ import (
 var errGiveUp = errors.New("unstructuredjson: input left to the reference decoder")
 
 // maxDepth is encoding/json's nesting limit, which sigs.k8s.io/json keeps.
-const maxDepth = 10000
+const maxDepth = jsonscan.MaxDepth
 
 // TypeMeta is what encoding/json, matching member names without regard to
 // case, finds for apiVersion and kind at the top level of a document, as
@@ -81,6 +80,10 @@ func decode(data []byte, share *intern.DecodeSharing) (map[string]any, TypeMeta,
 	return obj, d.top, nil
 }
 
+// secretKind is what a document that may be a Secret holds: the start of
+// its kind, "Secret" or "SecretList", as a string literal.
+var secretKind = []byte(`"Secret`)
+
 // decoder reads data from offset i.
 type decoder struct {
 	data []byte
@@ -123,26 +126,8 @@ func (d *decoder) release() {
 	pending.Put(p)
 }
 
-// memberNames is the process-wide string table member names are read
-// into: a name repeated in the document or across documents (every item
-// of a list has "metadata", "name", ...) is allocated once, and an
-// informer's cache finds it interned already.
-var memberNames = intern.SharedStrings()
-
-// maxSharedName is the longest member name read through memberNames
-// without the general string reader.
-const maxSharedName = 40
-
-func (d *decoder) skipSpace() {
-	for d.i < len(d.data) {
-		switch d.data[d.i] {
-		case ' ', '\n', '\r', '\t':
-			d.i++
-		default:
-			return
-		}
-	}
-}
+// skipSpace moves d.i past whitespace.
+func (d *decoder) skipSpace() { d.i = jsonscan.SkipSpace(d.data, d.i) }
 
 // value decodes the value at d.i, at nesting level depth when it is an
 // object or array. A string is read through the process-wide table of
@@ -252,88 +237,11 @@ func (d *decoder) object(depth int) (map[string]any, bool) {
 	}
 }
 
-// sharedTree decodes the value at d.i, the value of a fieldsV1 member, at
-// nesting level depth, with d.share: an object decoded before from the
-// same bytes is returned as it is. Only trees of nothing but objects are
-// kept for others: a Sharer walking one (see intern.Sharer) then never
-// writes into it, as it rewrites only string values.
-func (d *decoder) sharedTree(depth int) (any, bool) {
-	d.skipSpace()
-	start := d.i
-	end, isObject := objectEnd(d.data, start)
-	if !isObject {
-		return d.value(depth, true)
-	}
-	raw := d.data[start:end]
-	if held, ok := d.share.Value(raw); ok {
-		if tree, ok := held.(map[string]any); ok {
-			d.i = end
-			return tree, true
-		}
-	}
-	v, ok := d.value(depth, true)
-	if ok && d.i == end && objectsOnly(v, maxSharedTreeDepth) {
-		d.share.KeepValue(raw, v)
-	}
-	return v, ok
-}
-
-// objectEnd returns the offset after the object opening at data[i], if
-// one does, with its brackets balanced and its strings well formed; the
-// decoder checks the rest.
-func objectEnd(data []byte, i int) (end int, ok bool) {
-	if i >= len(data) || data[i] != '{' {
-		return 0, false
-	}
-	depth := 0
-	for i < len(data) {
-		switch data[i] {
-		case '{', '[':
-			depth++
-			i++
-		case '}', ']':
-			depth--
-			i++
-			if depth == 0 {
-				return i, true
-			}
-		case '"':
-			if i, ok = lex.StringEnd(data, i); !ok {
-				return 0, false
-			}
-		default:
-			i++
-		}
-	}
-	return 0, false
-}
-
-// maxSharedTreeDepth bounds where a shared tree is found and how deep it
-// nests, so that one found is within maxDepth wherever it is used:
-// managed-fields trees start at level 5 and nest a few levels.
-const maxSharedTreeDepth = 64
-
-// objectsOnly reports whether v is an object whose members are all
-// objects of the same kind, none named fieldsV1, nested at most levels
-// deep.
-func objectsOnly(v any, levels int) bool {
-	m, ok := v.(map[string]any)
-	if !ok || levels == 0 {
-		return false
-	}
-	for k, x := range m {
-		if k == "fieldsV1" || !objectsOnly(x, levels-1) {
-			return false
-		}
-	}
-	return true
-}
-
 // recordTypeMeta notes a top-level member for TypeMeta.
 func (d *decoder) recordTypeMeta(rawName []byte, v any) {
 	var field *string
 	switch {
-	case !plainASCII(rawName):
+	case !lex.ASCIIPlain(rawName):
 		d.top.Plain = false
 		return
 	case lex.ASCIIEqualFold(rawName, "apiversion"):
@@ -350,15 +258,6 @@ func (d *decoder) recordTypeMeta(rawName []byte, v any) {
 	default:
 		d.top.Plain = false
 	}
-}
-
-func plainASCII(b []byte) bool {
-	for _, c := range b {
-		if c == '\\' || c >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
 }
 
 // array decodes the array opening at d.i. Its elements are read onto
@@ -399,152 +298,4 @@ func (d *decoder) array(depth int) ([]any, bool) {
 			return nil, false
 		}
 	}
-}
-
-// number decodes the number at d.i: int64 when the literal has no '.'
-// and fits, float64 otherwise.
-func (d *decoder) number() (any, bool) {
-	start := d.i
-	if d.data[d.i] == '-' {
-		d.i++
-	}
-	digitsStart := d.i
-	if !d.digits() {
-		return nil, false
-	}
-	if d.data[digitsStart] == '0' && d.i-digitsStart > 1 {
-		return nil, false
-	}
-	integer := true
-	if d.i < len(d.data) && d.data[d.i] == '.' {
-		integer = false
-		d.i++
-		if !d.digits() {
-			return nil, false
-		}
-	}
-	exponent := false
-	if d.i < len(d.data) && (d.data[d.i] == 'e' || d.data[d.i] == 'E') {
-		exponent = true
-		d.i++
-		if d.i < len(d.data) && (d.data[d.i] == '+' || d.data[d.i] == '-') {
-			d.i++
-		}
-		if !d.digits() {
-			return nil, false
-		}
-	}
-	lit := d.data[start:d.i]
-	if integer && !exponent && d.i-digitsStart <= 18 {
-		// At most 18 digits always fit in an int64.
-		var n int64
-		for _, c := range d.data[digitsStart:d.i] {
-			n = n*10 + int64(c-'0')
-		}
-		if start != digitsStart {
-			n = -n
-		}
-		return n, true
-	}
-	if integer {
-		if n, err := strconv.ParseInt(string(lit), 10, 64); err == nil {
-			return n, true
-		}
-	}
-	f, err := strconv.ParseFloat(string(lit), 64)
-	if err != nil {
-		return nil, false
-	}
-	return f, true
-}
-
-// digits consumes one or more decimal digits.
-func (d *decoder) digits() bool {
-	start := d.i
-	for d.i < len(d.data) && '0' <= d.data[d.i] && d.data[d.i] <= '9' {
-		d.i++
-	}
-	return d.i > start
-}
-
-// name decodes the member name opening at d.i, reusing the string of an
-// equal name decoded before when there is one.
-func (d *decoder) name() (string, bool) {
-	start := d.i + 1
-	end := start
-	for end < len(d.data) && end-start <= maxSharedName {
-		c := d.data[end]
-		if c == '"' {
-			break
-		}
-		if c == '\\' || c < 0x20 || c >= utf8.RuneSelf {
-			return d.string()
-		}
-		end++
-	}
-	if end >= len(d.data) || d.data[end] != '"' {
-		return d.string()
-	}
-	d.i = end + 1
-	return memberNames.FromBytes(d.data[start:end]), true
-}
-
-// string decodes the string literal opening at d.i.
-func (d *decoder) string() (string, bool) {
-	d.i++
-	start := d.i
-	for d.i < len(d.data) {
-		c := d.data[d.i]
-		switch {
-		case c == '"':
-			s := string(d.data[start:d.i])
-			d.i++
-			return s, true
-		case c == '\\' || c >= utf8.RuneSelf:
-			return d.stringSlow(start)
-		case c < 0x20:
-			return "", false
-		}
-		d.i++
-	}
-	return "", false
-}
-
-// secretKind is what a document that may be a Secret holds: the start of
-// its kind, "Secret" or "SecretList", as a string literal.
-var secretKind = []byte(`"Secret`)
-
-// stringValues is the process-wide table of boxed strings values are read
-// into, so that a value repeated across documents (an image, a label, a
-// namespace) is allocated once, box included, and an informer's cache
-// finds it shared already.
-var stringValues = intern.SharedBoxedStrings()
-
-// sharedString decodes the string literal opening at d.i into an
-// interface, the table's when the literal is plain ASCII without escapes.
-func (d *decoder) sharedString() (any, bool) {
-	start := d.i + 1
-	for end := start; end < len(d.data); end++ {
-		switch c := d.data[end]; {
-		case c == '"':
-			d.i = end + 1
-			return stringValues.FromBytes(d.data[start:end]), true
-		case c == '\\' || c < 0x20 || c >= utf8.RuneSelf:
-			s, ok := d.string()
-			return s, ok
-		}
-	}
-	return nil, false
-}
-
-// stringSlow decodes a string literal from its first byte at start, d.i
-// being at its first escape or non-ASCII byte, unquoting it as the typed
-// decoders do.
-func (d *decoder) stringSlow(start int) (string, bool) {
-	end, ok := lex.StringEnd(d.data, start-1)
-	if !ok {
-		return "", false
-	}
-	d.i = end
-	return string(lex.AppendUnquoted(make([]byte, 0, end-start), d.data[start:end-1])), true
 }
