@@ -70,7 +70,8 @@ func decodeAll(events streaming.Decoder) []decodedEvent {
 	return out
 }
 
-// referenceEvents is the chain rest used before jsonEventStream.
+// referenceEvents is the reference chain jsonEventStream must match:
+// cutDetectingBody, json.Framer and streaming.NewDecoder.
 func referenceEvents(body io.ReadCloser, decoder runtime.Decoder) streaming.Decoder {
 	return streaming.NewDecoder(json.Framer.NewFrameReader(&cutDetectingBody{body: body, frames: &jsonscan.Scanner{}}), decoder)
 }
