@@ -1,9 +1,14 @@
 package responsebody
 
 // Helpers shared by this package's test files: the test scheme and
-// codecs, and the decoder the REST client negotiates.
+// codecs, the decoder the REST client negotiates, requests and
+// responses.
 
 import (
+	"bytes"
+	"io"
+	"net/http"
+	"net/url"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -51,3 +56,23 @@ func moduleDecoder(t *testing.T, mediaType string) runtime.Decoder {
 	}
 	return d
 }
+
+// getRequest returns a GET request of path.
+func getRequest(path string) *http.Request {
+	return &http.Request{Method: http.MethodGet, URL: &url.URL{Path: path}}
+}
+
+// response returns a response with body, of declared length unless
+// chunked.
+func response(body []byte, chunked bool) *http.Response {
+	length := int64(len(body))
+	if chunked {
+		length = -1
+	}
+	return &http.Response{StatusCode: http.StatusOK, Body: io.NopCloser(bytes.NewReader(body)), ContentLength: length}
+}
+
+// errReader fails every read with err.
+type errReader struct{ err error }
+
+func (r errReader) Read([]byte) (int, error) { return 0, r.err }

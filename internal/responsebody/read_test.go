@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"strconv"
 	"sync/atomic"
 	"testing"
@@ -16,21 +15,6 @@ import (
 // readRuns counts the runs of the tests below that leave size hints, which
 // are process-wide: each run (-count) reads from paths of its own.
 var readRuns atomic.Int32
-
-// getRequest returns a GET request of path.
-func getRequest(path string) *http.Request {
-	return &http.Request{Method: http.MethodGet, URL: &url.URL{Path: path}}
-}
-
-// response returns a response with body, of declared length unless
-// chunked.
-func response(body []byte, chunked bool) *http.Response {
-	length := int64(len(body))
-	if chunked {
-		length = -1
-	}
-	return &http.Response{StatusCode: http.StatusOK, Body: io.NopCloser(bytes.NewReader(body)), ContentLength: length}
-}
 
 // TestReadDecodeOnce checks which bodies Read puts into a pooled Buffer:
 // only bodies the caller decodes once, of a page's size, whose size is
@@ -89,11 +73,6 @@ func TestReadFailsWithoutBuffer(t *testing.T) {
 		t.Errorf("read %d bytes, %v, buffer %v; want %d, the error and none", len(body), err, buf != nil, minReusedBody)
 	}
 }
-
-// errReader fails every read with err.
-type errReader struct{ err error }
-
-func (r errReader) Read([]byte) (int, error) { return 0, r.err }
 
 // TestReadBodyPoolSwitch reads the bodies that the fast path pools or
 // remembers the size of, with the fastpath.BodyPool switch on and off:
