@@ -1,6 +1,9 @@
 package jsonscan
 
-import "unicode/utf8"
+import (
+	"encoding/binary"
+	"unicode/utf8"
+)
 
 // The readers below take text that Check or CheckPrefix accepted; on
 // other text their results are undefined (they may read past a value's
@@ -64,4 +67,24 @@ func SkipValue(d []byte, i int) int {
 		i++
 	}
 	return i
+}
+
+// ASCIIPlain reports whether the string body b (the bytes between a
+// string's quotes) has neither escapes nor bytes >= 0x80, so that its
+// bytes are its value, and one ASCII case fold compares it. It is safe on
+// any bytes.
+func ASCIIPlain(b []byte) bool {
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		w := binary.LittleEndian.Uint64(b[i:])
+		if hasByte(w, '\\')|(w&highs) != 0 {
+			return false
+		}
+	}
+	for ; i < len(b); i++ {
+		if c := b[i]; c == '\\' || c >= 0x80 {
+			return false
+		}
+	}
+	return true
 }

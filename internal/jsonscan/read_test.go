@@ -84,3 +84,26 @@ func FuzzAppendUnquoted(f *testing.F) {
 		}
 	})
 }
+
+func TestASCIIPlain(t *testing.T) {
+	tests := []struct {
+		body string
+		want bool
+	}{
+		{``, true},
+		{`name`, true},
+		{`a longer name, past one word`, true},
+		{`a\"b`, false},
+		{`0123456789abcdef\n`, false},
+		{"0123456789abcdef\x80", false},
+		{"caf\xc3\xa9", false},
+		{`quote " alone`, true},
+		{`\n at the start of a long body`, false},
+		{"caf\xc3\xa9 au lait, a long body", false},
+	}
+	for _, tt := range tests {
+		if got := ASCIIPlain([]byte(tt.body)); got != tt.want {
+			t.Errorf("ASCIIPlain(%q) = %v, want %v", tt.body, got, tt.want)
+		}
+	}
+}

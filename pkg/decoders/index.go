@@ -84,14 +84,7 @@ func (l *Lexer) Member() (name []byte, plain, ok bool) {
 
 // ASCIIPlain reports whether the raw string body b has neither escapes
 // nor non-ASCII bytes, so that its bytes are its value.
-func ASCIIPlain(b []byte) bool {
-	for _, c := range b {
-		if c == '\\' || c >= 0x80 {
-			return false
-		}
-	}
-	return true
-}
+func ASCIIPlain(b []byte) bool { return jsonscan.ASCIIPlain(b) }
 
 // ASCIIEqualFold reports whether name equals lower (all lower-case ASCII
 // letters) ignoring ASCII case.

@@ -3,6 +3,8 @@ package decoders
 import (
 	"encoding/base64"
 	"strconv"
+
+	"github.com/kubeclient/client-go/internal/jsonscan"
 )
 
 // str reads the string value Next announced and returns its unquoted
@@ -16,21 +18,11 @@ func (l *Lexer) str() []byte {
 	return l.scratch
 }
 
-// number consumes a number token and returns its bytes.
+// number consumes the number token Next announced and returns its bytes.
 func (l *Lexer) number() []byte {
-	d := l.data
 	start := l.pos
-	i := start
-	for i < len(d) {
-		c := d[i]
-		if (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E' {
-			i++
-			continue
-		}
-		break
-	}
-	l.pos = i
-	return d[start:i]
+	l.pos = jsonscan.SkipValue(l.data, start)
+	return l.data[start:l.pos]
 }
 
 // String decodes a JSON string into v, sharing its storage through the
