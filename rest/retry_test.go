@@ -367,22 +367,33 @@ func TestThrottling(t *testing.T) {
 	}
 }
 
+// TestTokenBucketThrottlesBurst: with one token refilled once an hour, a
+// second request waits for the limiter, so a caller's deadline ends it.
+// In a synctest bubble over in-memory connections, an unthrottled request
+// is answered before the bubble's clock moves, whatever the machine's
+// speed.
 func TestTokenBucketThrottlesBurst(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(t, w, 200, &corev1.PodList{})
-	}))
-	defer srv.Close()
-	// One token and a refill rate of one per hour: the second request must
-	// wait, so it times out with the caller's deadline.
-	c := coreV1Client(t, srv, func(c *Config) { c.QPS, c.Burst = 1.0/3600, 1 })
-	if err := c.Get().Resource("pods").Do(context.Background()).Error(); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
-	defer cancel()
-	if err := c.Get().Resource("pods").Do(ctx).Error(); err == nil {
-		t.Error("second request was not throttled")
-	}
+	synctest.Test(t, func(t *testing.T) {
+		n, closeAll := newPipeNet(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			writeJSON(t, w, 200, &corev1.PodList{})
+		}))
+		defer closeAll()
+		config := coreV1Config("http://pipe")
+		config.Dial = n.DialContext
+		config.QPS, config.Burst = 1.0/3600, 1
+		c, err := RESTClientFor(config)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Get().Resource("pods").Do(context.Background()).Error(); err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+		defer cancel()
+		if err := c.Get().Resource("pods").Do(ctx).Error(); err == nil {
+			t.Error("second request was not throttled")
+		}
+	})
 }
 
 func TestMetricsForSuccessfulRequests(t *testing.T) {
