@@ -22,21 +22,23 @@
 //
 // Two decisions reach the REST client on the context of a request,
 // because the public API between their makers and package rest is
-// client-go's and has no other room for them (Request.Do(ctx),
-// ListerWatcher.List(options), a typed client's List(ctx, opts)). Package
-// rest reads each mark at one place and hands this package the decision
-// as a parameter:
+// client-go's and has no other room for them (a typed client's List,
+// a ListerWatcher's list and watch, Request.Do and Watch all take only a
+// context). Package rest reads each mark where it acts on it and hands
+// the decision on explicitly:
 //
 //   - internal/decodeonce.Mark, set by the generated clients' List
 //     (gentype) for the one request whose result it decodes with Into and
-//     drops: Request.Do reads it and passes decodeOnce to Read.
+//     drops: Request.Do reads it and passes it to Read as decodeOnce.
 //   - internal/wirecodec.WithCacheDecoding (with WithSharedDecodes), set
 //     by an informer on its reflector's list and watch requests when the
 //     objects go into its cache unchanged (tools/cache/object_sharing.go):
-//     rest passes the decoders it negotiated through wirecodec.ForContext,
-//     which returns the decoders that share what the cache shares.
+//     where rest negotiates a decoder for a response (Do's result, a
+//     watch's objects) it passes it through wirecodec.ForContext, which
+//     returns the decoder that shares what the cache shares. This package
+//     never reads a context.
 //
-// Layer: below package rest, above apimachinery and the internal decoders
-// (wirecodec, jsondecode/lex); it imports no public package of this
-// module.
+// Layer: below package rest, above apimachinery, the JSON scanner
+// (jsonscan) and the internal decoders (wirecodec, jsondecode/lex); it
+// imports no public package of this module.
 package responsebody
