@@ -20,8 +20,8 @@
 // where it reads a response (response.go, request_exec.go).
 //
 // Two decisions reach this package on the context of a request, because
-// client-go's signatures have no other room for them; each is read at one
-// place and handed on as a parameter:
+// client-go's signatures have no other room for them; each is read where
+// this package acts on it, and handed on explicitly:
 //
 //   - The generated clients' List marks the context with
 //     internal/decodeonce.Mark for the one request whose Result it decodes
