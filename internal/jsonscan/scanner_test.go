@@ -1,6 +1,8 @@
 package jsonscan
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -153,4 +155,51 @@ func TestScannerGrowingBuffer(t *testing.T) {
 			t.Fatal("object never closed")
 		})
 	}
+}
+
+// FuzzScannerMatchesEncodingJSON checks the ends the Scanner finds, with
+// the text cut in two at cut, against encoding/json's stream decoder on
+// the values it decodes from the start of data.
+func FuzzScannerMatchesEncodingJSON(f *testing.F) {
+	for _, tt := range scannerTests {
+		f.Add([]byte(tt.text), uint(len(tt.text)/2))
+	}
+	f.Add([]byte(`{"a":"\u007b\\"} ["}"] "{" 1 {"b":[{}]}`), uint(7))
+	f.Fuzz(func(t *testing.T, data []byte, cut uint) {
+		dec := json.NewDecoder(bytes.NewReader(data))
+		var want []int
+		decoded := 0
+		for {
+			var v json.RawMessage
+			if dec.Decode(&v) != nil {
+				break
+			}
+			decoded = int(dec.InputOffset())
+			if v[0] == '{' || v[0] == '[' {
+				want = append(want, decoded)
+			}
+		}
+		text := string(data[:decoded])
+		var s Scanner
+		var got []int
+		k := int(cut % uint(len(text)+1))
+		for from, p := 0, []byte(text[:k]); ; p = []byte(text[k:]) {
+			for len(p) > 0 {
+				n, closed := s.Scan(p)
+				if closed {
+					got = append(got, from+n)
+				}
+				from, p = from+n, p[n:]
+			}
+			if from == len(text) {
+				break
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("Scanner on %q cut at %d: ends %v, encoding/json %v", text, k, got, want)
+		}
+		if s.Held() != 0 {
+			t.Fatalf("Scanner on %q holds %d bytes after complete values", text, s.Held())
+		}
+	})
 }
