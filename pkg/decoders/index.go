@@ -105,11 +105,11 @@ type Status uint8
 
 const (
 	// Complete: data starts with a well-formed value.
-	Complete = Status(jsonscan.Complete)
+	Complete Status = iota
 	// Short: data ends inside the value with no error before its end.
-	Short = Status(jsonscan.Short)
+	Short
 	// Invalid: the value has a syntax error or nests too deep.
-	Invalid = Status(jsonscan.Invalid)
+	Invalid
 )
 
 // IndexPrefix validates and indexes the JSON value at the start of data
@@ -137,7 +137,8 @@ func ValidatePrefix(data []byte) (end int, st Status) {
 }
 
 // prefix validates the value at the start of data, recording its
-// containers into spans when not nil.
+// containers into spans when not nil. The outcomes are jsonscan's, in the
+// same order (TestStatusIsScanners).
 func prefix(data []byte, spans *[]span) (int, Status) {
 	end, st := jsonscan.CheckPrefix(data, spans)
 	return end, Status(st)

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/kubeclient/client-go/internal/jsonscan"
 	"github.com/kubeclient/client-go/internal/wirecodec/wiretest"
 )
 
@@ -175,4 +176,21 @@ func randomDocument(r *rand.Rand, mutateOneIn int) string {
 		doc = wiretest.Mutate(r, doc)
 	}
 	return doc
+}
+
+// TestStatusIsScanners checks that IndexPrefix's outcomes convert from
+// the scanner's one for one.
+func TestStatusIsScanners(t *testing.T) {
+	for _, tt := range []struct {
+		scanner jsonscan.Status
+		want    Status
+	}{
+		{jsonscan.Complete, Complete},
+		{jsonscan.Short, Short},
+		{jsonscan.Invalid, Invalid},
+	} {
+		if got := Status(tt.scanner); got != tt.want {
+			t.Errorf("Status(jsonscan status %d) = %d, want %d", tt.scanner, got, tt.want)
+		}
+	}
 }
