@@ -14,8 +14,9 @@
 //     asked, so that a reader of the checked document can skip or size a
 //     container without scanning it again. String and Number check one
 //     token for a decoder that parses as it reads.
-//   - Readers of checked text: SkipSpace, SkipString, SkipValue and
-//     AppendUnquoted, which assume the syntax is well formed.
+//   - Readers of checked text: SkipString, SkipValue and AppendUnquoted,
+//     which assume the syntax is well formed; and IsSpace, SkipSpace and
+//     ASCIIPlain, which are safe on any bytes.
 //
 // The string loops look at eight bytes at a time (words.go).
 package jsonscan

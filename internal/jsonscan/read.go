@@ -5,9 +5,9 @@ import (
 	"unicode/utf8"
 )
 
-// The readers below take text that Check or CheckPrefix accepted; on
-// other text their results are undefined (they may read past a value's
-// end or index out of range).
+// SkipString, SkipValue (and AppendUnquoted) take text that Check or
+// CheckPrefix accepted; on other text their results are undefined (they
+// may read past a value's end or index out of range).
 
 // IsSpace reports whether c is JSON whitespace. Most bytes are above the
 // space, which one comparison tells.
