@@ -16,12 +16,12 @@ import (
 // it decodes from the index instead of validating the bytes again.
 //
 // The key is the slice's identity (its first byte's address and its
-// length), not its contents: only DecodeFrame, called by rest's JSON
-// watch stream, leaves an entry, for a WatchEvent rest/watch's Decoder
-// owns and does not change between the two steps; and the entry keeps the
-// slice alive, so no other slice can have that address meanwhile. One
-// entry is kept: with several watches decoding at once, a missed entry
-// only costs the validation it would have saved.
+// length), not its contents: only DecodeFrame, called by the JSON watch
+// stream of internal/responsebody, leaves an entry, for a WatchEvent
+// rest/watch's Decoder owns and does not change between the two steps;
+// and the entry keeps the slice alive, so no other slice can have that
+// address meanwhile. One entry is kept: with several watches decoding at
+// once, a missed entry only costs the validation it would have saved.
 var eventObject atomic.Pointer[indexedObject]
 
 // indexedObject is the object of the last frame DecodeFrame decoded.
