@@ -69,6 +69,22 @@ func SkipValue(d []byte, i int) int {
 	return i
 }
 
+// SkipNumber returns the offset after the checked number literal starting
+// at d[i], and integer: it has neither fraction nor exponent.
+func SkipNumber(d []byte, i int) (end int, integer bool) {
+	integer = true
+	for ; i < len(d); i++ {
+		switch c := d[i]; {
+		case c >= '0' && c <= '9', c == '-', c == '+':
+		case c == '.', c == 'e', c == 'E':
+			integer = false
+		default:
+			return i, integer
+		}
+	}
+	return i, integer
+}
+
 // ASCIIPlain reports whether the string body b (the bytes between a
 // string's quotes) has neither escapes nor bytes >= 0x80, so that its
 // bytes are its value, and one ASCII case fold compares it. It is safe on

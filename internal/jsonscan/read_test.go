@@ -107,3 +107,17 @@ func TestASCIIPlain(t *testing.T) {
 		}
 	}
 }
+
+// TestSkipNumber: on checked number literals, SkipNumber ends where
+// Number ends and tells integers as it does.
+func TestSkipNumber(t *testing.T) {
+	for _, text := range []string{`0`, `-12,`, `1.5}`, `1e9 `, `-0.5E-7]`, `12345678901234567890`, `3e+2\n`, `7.25e-3,`} {
+		wantEnd, wantInteger, st := Number([]byte(text), 0)
+		if st != Complete {
+			t.Fatalf("Number(%q): %d", text, st)
+		}
+		if end, integer := SkipNumber([]byte(text), 0); end != wantEnd || integer != wantInteger {
+			t.Errorf("SkipNumber(%q) = %d, %v; Number says %d, %v", text, end, integer, wantEnd, wantInteger)
+		}
+	}
+}

@@ -39,7 +39,7 @@ type TypeMeta struct {
 // number float64 cannot hold, fails with an error that says only that the
 // reference decoder must be used.
 func Decode(data []byte) (map[string]any, TypeMeta, error) {
-	return decode(data, nil)
+	return decode(data, nil, false)
 }
 
 // DecodeSharing is Decode for an object nobody will write into (one going
@@ -47,11 +47,13 @@ func Decode(data []byte) (map[string]any, TypeMeta, error) {
 // (the object value of a member named fieldsV1) that holds only objects is
 // the tree decoded before from the same bytes, when there is one.
 func DecodeSharing(data []byte, share *intern.DecodeSharing) (map[string]any, TypeMeta, error) {
-	return decode(data, share)
+	return decode(data, share, false)
 }
 
-func decode(data []byte, share *intern.DecodeSharing) (map[string]any, TypeMeta, error) {
-	d := decoder{data: data, top: TypeMeta{Plain: true}, share: share}
+// decode is DecodeSharing; checked says that data's syntax was checked
+// before, so that its tokens need not be.
+func decode(data []byte, share *intern.DecodeSharing, checked bool) (map[string]any, TypeMeta, error) {
+	d := decoder{data: data, top: TypeMeta{Plain: true}, share: share, checked: checked}
 	if bytes.Contains(data, secretKind) {
 		// Perhaps a Secret, whose values must not enter process-wide
 		// tables (see intern.IsSecret): nothing is interned or shared.
@@ -93,6 +95,10 @@ type decoder struct {
 	share *intern.DecodeSharing
 	// plain: strings are not interned.
 	plain bool
+	// checked: data's syntax was checked before (the object of a watch
+	// event whose frame was checked, see wirecodec.TakeCheckedEventObject);
+	// its tokens are read without checking them again.
+	checked bool
 	*pendingValues
 }
 

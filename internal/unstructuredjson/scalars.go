@@ -8,7 +8,8 @@ import (
 )
 
 // The decoder's readers of member names, strings and numbers: jsonscan
-// checks each token and finds its end, and they make the value.
+// checks each token and finds its end (or, in a document checked already,
+// only finds its end), and they make the value.
 
 // memberNames is the process-wide string table member names are read
 // into: a name repeated in the document or across documents (every item
@@ -25,13 +26,18 @@ const maxSharedName = 40
 // finds it shared already.
 var stringValues = intern.SharedBoxedStrings()
 
-// rawString checks the string literal opening at d.i, moves past it and
-// returns the bytes between its quotes; plain reports that they are its
-// value.
+// rawString checks the string literal opening at d.i (unless the
+// document is checked already), moves past it and returns the bytes
+// between its quotes; plain reports that they are its value.
 func (d *decoder) rawString() (raw []byte, plain, ok bool) {
-	end, plain, st := jsonscan.String(d.data, d.i)
-	if st != jsonscan.Complete {
-		return nil, false, false
+	var end int
+	if d.checked {
+		end, plain = jsonscan.SkipString(d.data, d.i)
+	} else {
+		var st jsonscan.Status
+		if end, plain, st = jsonscan.String(d.data, d.i); st != jsonscan.Complete {
+			return nil, false, false
+		}
 	}
 	raw = d.data[d.i+1 : end-1]
 	d.i = end
@@ -86,9 +92,15 @@ func (d *decoder) sharedString() (any, bool) {
 // fraction nor exponent and fits, float64 otherwise.
 func (d *decoder) number() (any, bool) {
 	start := d.i
-	end, integer, st := jsonscan.Number(d.data, start)
-	if st != jsonscan.Complete {
-		return nil, false
+	var end int
+	var integer bool
+	if d.checked {
+		end, integer = jsonscan.SkipNumber(d.data, start)
+	} else {
+		var st jsonscan.Status
+		if end, integer, st = jsonscan.Number(d.data, start); st != jsonscan.Complete {
+			return nil, false
+		}
 	}
 	d.i = end
 	lit := d.data[start:end]

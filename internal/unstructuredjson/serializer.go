@@ -90,7 +90,8 @@ func (s *Serializer) decodeFast(data []byte, defaults *schema.GroupVersionKind, 
 	default:
 		return nil, nil, false
 	}
-	content, meta, err := decode(data, share)
+	// The object of a watch event arrives checked with its frame.
+	content, meta, err := decode(data, share, wirecodec.TakeCheckedEventObject(data))
 	if err != nil || !meta.Plain {
 		return nil, nil, false
 	}

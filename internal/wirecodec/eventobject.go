@@ -52,3 +52,16 @@ func takeEventObject(data []byte) *lex.Lexer {
 	}
 	return e.l
 }
+
+// TakeCheckedEventObject reports whether data is the object of the watch
+// event DecodeFrame decoded last, whose syntax the frame's check covered,
+// and consumes that record: a decoder that parses data itself (the
+// unstructured decoder of the dynamic client) may then read it as checked
+// text instead of checking it a second time.
+func TakeCheckedEventObject(data []byte) bool {
+	if l := takeEventObject(data); l != nil {
+		l.Release()
+		return true
+	}
+	return false
+}
