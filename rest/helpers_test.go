@@ -22,6 +22,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/serializer"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 
+	"github.com/kubeclient/client-go/internal/wirecodec/wiretest"
 	"github.com/kubeclient/client-go/tools/metrics"
 )
 
@@ -327,18 +328,10 @@ func okPod(t *testing.T) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) { writeJSON(t, w, 200, testPod("ok")) }
 }
 
-// encodeAs encodes obj in the given media type with the test codecs.
+// encodeAs encodes obj in mediaType with the test codecs.
 func encodeAs(t *testing.T, mediaType string, obj runtime.Object) []byte {
 	t.Helper()
-	info, ok := runtime.SerializerInfoForMediaType(testCodecs.SupportedMediaTypes(), mediaType)
-	if !ok {
-		t.Fatalf("no serializer for %s", mediaType)
-	}
-	data, err := runtime.Encode(testCodecs.EncoderForVersion(info.Serializer, corev1.SchemeGroupVersion), obj)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return data
+	return wiretest.Encode(t, testCodecs, mediaType, obj)
 }
 
 // warningRecorder is a WarningHandler collecting the texts it is given.

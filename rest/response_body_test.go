@@ -19,7 +19,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 
-	"github.com/kubeclient/client-go/internal/apifill"
 	"github.com/kubeclient/client-go/internal/decodeonce"
 	"github.com/kubeclient/client-go/internal/fastpath"
 	"github.com/kubeclient/client-go/internal/wirecodec/wiretest"
@@ -70,22 +69,6 @@ func (s *bodyServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// podList returns a list of n realistic pods (managed fields, status) and
-// extra pods with every field filled at random.
-func podList(n, random int) *corev1.PodList {
-	list := &corev1.PodList{}
-	for i := range n {
-		list.Items = append(list.Items, *wiretest.Pod(fmt.Sprintf("web-%d", i)))
-	}
-	f := apifill.NewFiller(int64(random))
-	for range random {
-		var pod corev1.Pod
-		f.Fill(&pod)
-		list.Items = append(list.Items, pod)
-	}
-	return list
-}
-
 // reuseClient returns a client of srv decoding with this module's decoders.
 func reuseClient(t *testing.T, srv *httptest.Server, contentType string) *RESTClient {
 	t.Helper()
@@ -107,7 +90,7 @@ func TestDecodeOnceReadsIntoAReusedBuffer(t *testing.T) {
 	defer fastpath.BodyPool.Set(true)()
 	// A page of a list: large enough for a pooled buffer (256 KiB), not
 	// too large (8 MiB).
-	page := encodeAs(t, runtime.ContentTypeProtobuf, podList(200, 0))
+	page := encodeAs(t, runtime.ContentTypeProtobuf, wiretest.PodList(200, 0))
 	if len(page) < 256<<10 || len(page) > 8<<20 {
 		t.Fatalf("a page of %d bytes: not a page's size", len(page))
 	}
@@ -171,7 +154,7 @@ func TestDecodeOnceReadsIntoAReusedBuffer(t *testing.T) {
 // later marked requests do not overwrite it.
 func TestDecodeOnceKeepsTheBodyOfAnUnknown(t *testing.T) {
 	defer fastpath.BodyPool.Set(true)()
-	body := encodeAs(t, runtime.ContentTypeJSON, podList(200, 0))
+	body := encodeAs(t, runtime.ContentTypeJSON, wiretest.PodList(200, 0))
 	s := &bodyServer{bodies: map[string]servedBody{"/api/v1/pods": {body: body, contentType: runtime.ContentTypeJSON}}}
 	srv := httptest.NewServer(s)
 	defer srv.Close()
@@ -190,7 +173,7 @@ func TestDecodeOnceKeepsTheBodyOfAnUnknown(t *testing.T) {
 	other := client.Get().Resource("pods")
 	for range 4 {
 		var list corev1.PodList
-		s.set("/api/v1/pods", servedBody{body: encodeAs(t, runtime.ContentTypeJSON, podList(210, 0)), contentType: runtime.ContentTypeJSON})
+		s.set("/api/v1/pods", servedBody{body: encodeAs(t, runtime.ContentTypeJSON, wiretest.PodList(210, 0)), contentType: runtime.ContentTypeJSON})
 		if err := other.Do(decodeonce.Mark(context.Background(), other)).Into(&list); err != nil {
 			t.Fatal(err)
 		}
@@ -245,8 +228,8 @@ func (s *listServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // podListOfSize returns the JSON of a pod list of at least n bytes.
 func podListOfSize(t *testing.T, n int) []byte {
 	t.Helper()
-	one := len(encodeAs(t, runtime.ContentTypeJSON, podList(1, 0)))
-	return encodeAs(t, runtime.ContentTypeJSON, podList(n/one+1, 0))
+	one := len(encodeAs(t, runtime.ContentTypeJSON, wiretest.PodList(1, 0)))
+	return encodeAs(t, runtime.ContentTypeJSON, wiretest.PodList(n/one+1, 0))
 }
 
 // TestSmallListAfterALargeOneAllocatesLittle reads a large list of pods

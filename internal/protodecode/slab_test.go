@@ -18,11 +18,7 @@ import (
 // the decoded objects equal the reference's.
 func TestSlabValuesAreEachObjects(t *testing.T) {
 	defer fastpath.DecodeSlabs.Set(true)()
-	list := &corev1.PodList{}
-	for _, name := range []string{"web-1", "web-2", "web-3"} {
-		list.Items = append(list.Items, *wiretest.Pod(name))
-	}
-	data, err := list.Marshal()
+	data, err := wiretest.PodList(3, 0).Marshal()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,10 +60,7 @@ func TestSlabValuesAreEachObjects(t *testing.T) {
 // TestSlabAllocations: with slabs, a list of pods decodes in fewer
 // allocations than with every small value allocated alone.
 func TestSlabAllocations(t *testing.T) {
-	list := &corev1.PodList{}
-	for _, name := range []string{"web-1", "web-2", "web-3", "web-4", "web-5", "web-6", "web-7", "web-8"} {
-		list.Items = append(list.Items, *wiretest.Pod(name))
-	}
+	list := wiretest.PodList(8, 0)
 	data, err := list.Marshal()
 	if err != nil {
 		t.Fatal(err)

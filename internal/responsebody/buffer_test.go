@@ -9,28 +9,11 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 
-	"github.com/kubeclient/client-go/internal/apifill"
 	"github.com/kubeclient/client-go/internal/fastpath"
 	"github.com/kubeclient/client-go/internal/intern"
 	"github.com/kubeclient/client-go/internal/wirecodec"
 	"github.com/kubeclient/client-go/internal/wirecodec/wiretest"
 )
-
-// podList returns a list of n realistic pods (managed fields, status) and
-// extra pods with every field filled at random.
-func podList(n, random int) *corev1.PodList {
-	list := &corev1.PodList{}
-	for i := range n {
-		list.Items = append(list.Items, *wiretest.Pod(fmt.Sprintf("web-%d", i)))
-	}
-	f := apifill.NewFiller(int64(random))
-	for range random {
-		var pod corev1.Pod
-		f.Fill(&pod)
-		list.Items = append(list.Items, pod)
-	}
-	return list
-}
 
 // TestDecodedObjectsOutliveTheBuffer reads lists into a Buffer, decodes
 // them with each of this module's decoders (bare and decoding for a
@@ -40,7 +23,7 @@ func podList(n, random int) *corev1.PodList {
 func TestDecodedObjectsOutliveTheBuffer(t *testing.T) {
 	defer fastpath.BodyPool.Set(true)()
 	t.Cleanup(fastpath.GeneratedDecoders.Set(true))
-	list := podList(150, 30)
+	list := wiretest.PodList(150, 30)
 	share := intern.NewDecodeSharing(intern.NewBytes(64, 16<<10))
 	for _, mediaType := range []string{runtime.ContentTypeProtobuf, runtime.ContentTypeJSON} {
 		for _, forCache := range []bool{false, true} {

@@ -19,6 +19,7 @@ import (
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 
 	"github.com/kubeclient/client-go/internal/wirecodec"
+	"github.com/kubeclient/client-go/internal/wirecodec/wiretest"
 )
 
 // testScheme holds core/v1 and the meta types.
@@ -34,15 +35,7 @@ var testCodecs = serializer.NewCodecFactory(testScheme)
 // encodeAs encodes obj in mediaType with the test codecs.
 func encodeAs(t *testing.T, mediaType string, obj runtime.Object) []byte {
 	t.Helper()
-	info, ok := runtime.SerializerInfoForMediaType(testCodecs.SupportedMediaTypes(), mediaType)
-	if !ok {
-		t.Fatalf("no serializer for %s", mediaType)
-	}
-	data, err := runtime.Encode(testCodecs.EncoderForVersion(info.Serializer, corev1.SchemeGroupVersion), obj)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return data
+	return wiretest.Encode(t, testCodecs, mediaType, obj)
 }
 
 // moduleDecoder returns the decoder the REST client negotiates for
