@@ -206,15 +206,51 @@ func skip(b []byte, i int) (int, error) {
 }
 
 // sizeHint returns how many elements to make room for when the first
-// element of repeated or map field num has just been read: the fields
-// numbered num in the run that starts at the last key (at least 1). Every
-// encoder the API server uses writes a repeated field's elements in one
-// run, so the run is all of them; where they are spread out, the slice or
-// map grows as elements come. Counting to the end of the message instead
-// would scan the rest of it once per repeated field.
+// element of repeated or map field num has just been read: the
+// length-delimited fields numbered num in the run that starts at the last
+// key, up to the first that does not parse (at least 1). Every encoder
+// the API server uses writes a repeated field's elements in one run, so
+// the run is all of them; where they are spread out, the slice or map
+// grows as elements come. Counting to the end of the message instead
+// would scan the rest of it once per repeated field. The count reads each
+// field's key and length as Key and Bytes do, and nothing else: it runs
+// once for every slice and map a decode makes.
 func (r *Reader) sizeHint(num int32) int {
-	_, n := r.run(num) // 0 when malformed
+	want := uint64(num)<<3 | wireBytes
+	n := 0
+	for i := r.key; i < len(r.b); n++ {
+		k, j := uvarint(r.b, i)
+		if j < 0 || k != want {
+			break
+		}
+		l, j := uvarint(r.b, j)
+		if j < 0 || l > uint64(len(r.b)-j) {
+			break
+		}
+		i = j + int(l)
+	}
 	return max(1, n)
+}
+
+// uvarint reads the varint at b[i:] as varint does and returns it and the
+// offset after it; -1 when it does not parse.
+func uvarint(b []byte, i int) (uint64, int) {
+	if i < len(b) && b[i] < 0x80 {
+		return uint64(b[i]), i + 1
+	}
+	var v uint64
+	for shift := uint(0); shift < 64; shift += 7 {
+		if i >= len(b) {
+			return 0, -1
+		}
+		c := b[i]
+		i++
+		v |= uint64(c&0x7f) << shift
+		if c < 0x80 {
+			return v, i
+		}
+	}
+	return 0, -1
 }
 
 // count returns how many fields numbered num, length-delimited, follow

@@ -65,16 +65,38 @@ func Pointer[T any](r *Reader, typ int, v **T, dec func(Reader, *T) error) error
 }
 
 // AppendMessage decodes one element of a repeated message field into a
-// new element; num sizes a nil slice for all the elements.
+// new element; num sizes a nil slice for all the elements. The first
+// element decodes its whole run (see sizeHint) into one array that make
+// zeroed, so that no element is copied in: copying a zero value of a
+// large struct costs a write barrier for each of its pointers while the
+// collector runs. Elements after the run (which no encoder of the API
+// server writes) are appended one by one.
 func AppendMessage[S ~[]T, T any](r *Reader, typ int, num int32, v *S, dec func(Reader, *T) error) error {
 	b, err := r.Bytes(typ)
 	if err != nil {
 		return err
 	}
-	if *v == nil {
-		*v = make(S, 0, r.sizeHint(num))
+	if *v != nil {
+		var zero T
+		*v = append(*v, zero)
+		return dec(r.nested(b), &(*v)[len(*v)-1])
 	}
-	var zero T
-	*v = append(*v, zero)
-	return dec(r.nested(b), &(*v)[len(*v)-1])
+	out := make(S, r.sizeHint(num))
+	for i := range out {
+		if i > 0 {
+			// sizeHint counted len(out) fields numbered num whose key
+			// and length parse.
+			if _, _, err := r.Key(); err != nil {
+				return err
+			}
+			if b, err = r.Bytes(wireBytes); err != nil {
+				return err
+			}
+		}
+		if err := dec(r.nested(b), &out[i]); err != nil {
+			return err
+		}
+	}
+	*v = out
+	return nil
 }

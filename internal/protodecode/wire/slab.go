@@ -24,12 +24,15 @@ import (
 // from the message, so that a single object does not hold much more than
 // it uses.
 type slab struct {
-	text   []byte
-	words  []uint64
-	halves []uint32
-	bools  []bool
-	strs   []string
-	times  []metav1.Time
+	// text is the chunk of string bytes, of which textUsed are handed
+	// out: a count, so that taking a string writes no pointer.
+	text     []byte
+	textUsed int
+	words    []uint64
+	halves   []uint32
+	bools    []bool
+	strs     []string
+	times    []metav1.Time
 	// textNext and next size the next chunk of string bytes and of
 	// values: from the message's size at first, doubling up to
 	// maxTextChunk bytes and maxChunk values.
@@ -71,12 +74,13 @@ func (s *slab) string(b []byte) string {
 	if len(b) > maxSlabString {
 		return string(b)
 	}
-	if cap(s.text)-len(s.text) < len(b) {
-		s.text = make([]byte, 0, max(s.textNext, len(b)))
+	if len(s.text)-s.textUsed < len(b) {
+		s.text = make([]byte, max(s.textNext, len(b)))
+		s.textUsed = 0
 		s.textNext = min(2*s.textNext, maxTextChunk)
 	}
-	start := len(s.text)
-	s.text = append(s.text, b...)
+	start := s.textUsed
+	s.textUsed += copy(s.text[start:], b)
 	return unsafe.String(&s.text[start], len(b))
 }
 
