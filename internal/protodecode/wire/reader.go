@@ -103,11 +103,11 @@ func (r *Reader) varint() (uint64, error) {
 // as the reference truncates it, and its wire type. End-group keys and
 // field numbers below one fail.
 func (r *Reader) Key() (num int32, typ int, err error) {
-	r.key = r.i
-	k, err := r.varint()
-	if err != nil {
-		return 0, 0, err
+	k, next := uvarint(r.b, r.i)
+	if next < 0 {
+		return 0, 0, ErrFallback
 	}
+	r.key, r.i = r.i, next
 	num, typ = int32(k>>3), int(k&7)
 	if typ == wireEndGroup || num <= 0 {
 		return 0, 0, ErrFallback
@@ -117,14 +117,12 @@ func (r *Reader) Key() (num int32, typ int, err error) {
 
 // length reads a length prefix and returns the end offset of the value.
 func (r *Reader) length() (int, error) {
-	n, err := r.varint()
-	if err != nil {
-		return 0, err
-	}
-	if n > uint64(len(r.b)-r.i) {
+	n, next := uvarint(r.b, r.i)
+	if next < 0 || n > uint64(len(r.b)-next) {
 		return 0, ErrFallback
 	}
-	return r.i + int(n), nil
+	r.i = next
+	return next + int(n), nil
 }
 
 // Varint reads the value of a varint field.
@@ -138,14 +136,12 @@ func (r *Reader) Varint(typ int) (uint64, error) {
 // Bytes reads the value of a length-delimited field. The result aliases
 // the message.
 func (r *Reader) Bytes(typ int) ([]byte, error) {
-	if typ != wireBytes {
+	n, next := uvarint(r.b, r.i)
+	if typ != wireBytes || next < 0 || n > uint64(len(r.b)-next) {
 		return nil, ErrFallback
 	}
-	end, err := r.length()
-	if err != nil {
-		return nil, err
-	}
-	v := r.b[r.i:end:end]
+	end := next + int(n)
+	v := r.b[next:end:end]
 	r.i = end
 	return v, nil
 }
