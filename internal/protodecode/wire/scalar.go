@@ -19,6 +19,9 @@ func (r *Reader) str(b []byte, unique bool) string {
 		}
 		return string(b)
 	}
+	if r.slab != nil && r.slab.recent != nil {
+		return r.slab.recent.fromBytes(intern.SharedStrings(), b)
+	}
 	return intern.SharedStrings().FromBytes(b)
 }
 

@@ -33,6 +33,9 @@ type slab struct {
 	bools    []bool
 	strs     []string
 	times    []metav1.Time
+	// recent, for the decode of a large message, holds the interned
+	// strings met last (see recentStrings); nil for a small one.
+	recent *recentStrings
 	// textNext and next size the next chunk of string bytes and of
 	// values: from the message's size at first, doubling up to
 	// maxTextChunk bytes and maxChunk values.
@@ -52,7 +55,11 @@ const (
 // newSlab returns a slab for the decode of a message of n bytes. About a
 // twelfth of an object's bytes are strings that are not interned.
 func newSlab(n int) *slab {
-	return &slab{textNext: min(max(n/12, 64), maxTextChunk), next: min(max(n/1024, 4), maxChunk)}
+	s := &slab{textNext: min(max(n/12, 64), maxTextChunk), next: min(max(n/1024, 4), maxChunk)}
+	if n >= minRecentMessage {
+		s.recent = new(recentStrings)
+	}
+	return s
 }
 
 // WithSlab returns r with a slab for the small values of its decode (see
