@@ -5,6 +5,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/kubeclient/client-go/internal/intern"
+	"github.com/kubeclient/client-go/internal/listitems"
 	"github.com/kubeclient/client-go/internal/protodecode/wire"
 )
 
@@ -29,16 +30,40 @@ func Into(data []byte, obj runtime.Object) (handled bool, err error) {
 // decodes when fresh says that obj was made for this decode, and for the
 // items of a list (a reset list gets a new array of items): never those
 // of a caller's object, which the caller may reset and decode into again.
-func IntoSharing(data []byte, obj runtime.Object, s *intern.DecodeSharing, fresh bool) (handled bool, err error) {
+// With items not nil, each item of a list gets an allocation of its own,
+// recorded in items, where the informer may keep it (see package
+// listitems).
+func IntoSharing(data []byte, obj runtime.Object, s *intern.DecodeSharing, fresh bool, items *listitems.Recorder) (handled bool, err error) {
 	if s == nil || intern.IsSecret(obj) {
 		return Into(data, obj)
 	}
 	var log wire.ReuseLog
+	isList := meta.IsListType(obj)
+	if items != nil && isList {
+		log.CollectItems()
+	}
 	handled, err = decodeObject(wire.NewReusingReader(data, s, &log).WithSlab(), obj)
 	if handled && err == nil {
-		if fresh || meta.IsListType(obj) {
+		if fresh || isList {
 			log.Commit(s)
 		}
+		items.Record(obj, itemObjects(log.Items()))
 	}
 	return handled, err
+}
+
+// itemObjects returns the list items AppendItem logged as objects.
+func itemObjects(logged []any) []runtime.Object {
+	if len(logged) == 0 {
+		return nil
+	}
+	objs := make([]runtime.Object, 0, len(logged))
+	for _, item := range logged {
+		obj, ok := item.(runtime.Object)
+		if !ok {
+			return nil
+		}
+		objs = append(objs, obj)
+	}
+	return objs
 }

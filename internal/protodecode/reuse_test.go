@@ -27,7 +27,7 @@ func decodeInto(t *testing.T, b []byte, obj message, share *intern.DecodeSharing
 	if err := want.Unmarshal(b); err != nil {
 		t.Fatal(err)
 	}
-	if handled, err := IntoSharing(b, obj, share, fresh); !handled || err != nil {
+	if handled, err := IntoSharing(b, obj, share, fresh, nil); !handled || err != nil {
 		t.Fatalf("IntoSharing: handled %v, %v", handled, err)
 	}
 	if !reflect.DeepEqual(obj, want) {
@@ -121,7 +121,7 @@ func TestReusedSpecs(t *testing.T) {
 		// A third item says it is five bytes long, and one follows.
 		broken := append(twins, 0x0a, 0x05, 0x01)
 		failed := &corev1.PodList{}
-		if _, err := IntoSharing(broken, failed, share, false); err == nil {
+		if _, err := IntoSharing(broken, failed, share, false, nil); err == nil {
 			t.Fatal("truncated list decoded")
 		}
 		if !sameArray(failed.Items[0].Spec.Containers, failed.Items[1].Spec.Containers) {
@@ -139,7 +139,7 @@ func TestReusedSpecs(t *testing.T) {
 		share := newShare()
 		truncated := data[:len(data)-3] // the spec decodes, the status does not
 		a := &corev1.Pod{}
-		if _, err := IntoSharing(truncated, a, share, true); err == nil {
+		if _, err := IntoSharing(truncated, a, share, true, nil); err == nil {
 			t.Fatal("truncated pod decoded")
 		}
 		b, c := &corev1.Pod{}, &corev1.Pod{}

@@ -40,7 +40,7 @@ func decodeAppsv1ControllerRevisionList(r wire.Reader, v *appsv1.ControllerRevis
 		case 1:
 			err = wire.Embedded(&r, typ, &v.ListMeta, decodeMetav1ListMeta)
 		case 2:
-			err = wire.AppendMessage(&r, typ, 2, &v.Items, decodeAppsv1ControllerRevision)
+			err = wire.AppendItem(&r, typ, 2, &v.Items, decodeAppsv1ControllerRevision)
 		default:
 			err = r.Skip()
 		}
@@ -84,7 +84,7 @@ func decodeAppsv1DaemonSetList(r wire.Reader, v *appsv1.DaemonSetList) error {
 		case 1:
 			err = wire.Embedded(&r, typ, &v.ListMeta, decodeMetav1ListMeta)
 		case 2:
-			err = wire.AppendMessage(&r, typ, 2, &v.Items, decodeAppsv1DaemonSet)
+			err = wire.AppendItem(&r, typ, 2, &v.Items, decodeAppsv1DaemonSet)
 		default:
 			err = r.Skip()
 		}
@@ -128,7 +128,7 @@ func decodeAppsv1DeploymentList(r wire.Reader, v *appsv1.DeploymentList) error {
 		case 1:
 			err = wire.Embedded(&r, typ, &v.ListMeta, decodeMetav1ListMeta)
 		case 2:
-			err = wire.AppendMessage(&r, typ, 2, &v.Items, decodeAppsv1Deployment)
+			err = wire.AppendItem(&r, typ, 2, &v.Items, decodeAppsv1Deployment)
 		default:
 			err = r.Skip()
 		}
@@ -172,7 +172,7 @@ func decodeAppsv1ReplicaSetList(r wire.Reader, v *appsv1.ReplicaSetList) error {
 		case 1:
 			err = wire.Embedded(&r, typ, &v.ListMeta, decodeMetav1ListMeta)
 		case 2:
-			err = wire.AppendMessage(&r, typ, 2, &v.Items, decodeAppsv1ReplicaSet)
+			err = wire.AppendItem(&r, typ, 2, &v.Items, decodeAppsv1ReplicaSet)
 		default:
 			err = r.Skip()
 		}
@@ -216,7 +216,7 @@ func decodeAppsv1StatefulSetList(r wire.Reader, v *appsv1.StatefulSetList) error
 		case 1:
 			err = wire.Embedded(&r, typ, &v.ListMeta, decodeMetav1ListMeta)
 		case 2:
-			err = wire.AppendMessage(&r, typ, 2, &v.Items, decodeAppsv1StatefulSet)
+			err = wire.AppendItem(&r, typ, 2, &v.Items, decodeAppsv1StatefulSet)
 		default:
 			err = r.Skip()
 		}

@@ -40,7 +40,7 @@ func decodeBatchv1CronJobList(r wire.Reader, v *batchv1.CronJobList) error {
 		case 1:
 			err = wire.Embedded(&r, typ, &v.ListMeta, decodeMetav1ListMeta)
 		case 2:
-			err = wire.AppendMessage(&r, typ, 2, &v.Items, decodeBatchv1CronJob)
+			err = wire.AppendItem(&r, typ, 2, &v.Items, decodeBatchv1CronJob)
 		default:
 			err = r.Skip()
 		}
@@ -84,7 +84,7 @@ func decodeBatchv1JobList(r wire.Reader, v *batchv1.JobList) error {
 		case 1:
 			err = wire.Embedded(&r, typ, &v.ListMeta, decodeMetav1ListMeta)
 		case 2:
-			err = wire.AppendMessage(&r, typ, 2, &v.Items, decodeBatchv1Job)
+			err = wire.AppendItem(&r, typ, 2, &v.Items, decodeBatchv1Job)
 		default:
 			err = r.Skip()
 		}

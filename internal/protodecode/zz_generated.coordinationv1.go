@@ -38,7 +38,7 @@ func decodeCoordinationv1LeaseList(r wire.Reader, v *coordinationv1.LeaseList) e
 		case 1:
 			err = wire.Embedded(&r, typ, &v.ListMeta, decodeMetav1ListMeta)
 		case 2:
-			err = wire.AppendMessage(&r, typ, 2, &v.Items, decodeCoordinationv1Lease)
+			err = wire.AppendItem(&r, typ, 2, &v.Items, decodeCoordinationv1Lease)
 		default:
 			err = r.Skip()
 		}

@@ -59,7 +59,7 @@ func decodeCorev1ComponentStatusList(r wire.Reader, v *corev1.ComponentStatusLis
 		case 1:
 			err = wire.Embedded(&r, typ, &v.ListMeta, decodeMetav1ListMeta)
 		case 2:
-			err = wire.AppendMessage(&r, typ, 2, &v.Items, decodeCorev1ComponentStatus)
+			err = wire.AppendItem(&r, typ, 2, &v.Items, decodeCorev1ComponentStatus)
 		default:
 			err = r.Skip()
 		}
@@ -105,7 +105,7 @@ func decodeCorev1ConfigMapList(r wire.Reader, v *corev1.ConfigMapList) error {
 		case 1:
 			err = wire.Embedded(&r, typ, &v.ListMeta, decodeMetav1ListMeta)
 		case 2:
-			err = wire.AppendMessage(&r, typ, 2, &v.Items, decodeCorev1ConfigMap)
+			err = wire.AppendItem(&r, typ, 2, &v.Items, decodeCorev1ConfigMap)
 		default:
 			err = r.Skip()
 		}
@@ -147,7 +147,7 @@ func decodeCorev1EndpointsList(r wire.Reader, v *corev1.EndpointsList) error {
 		case 1:
 			err = wire.Embedded(&r, typ, &v.ListMeta, decodeMetav1ListMeta)
 		case 2:
-			err = wire.AppendMessage(&r, typ, 2, &v.Items, decodeCorev1Endpoints)
+			err = wire.AppendItem(&r, typ, 2, &v.Items, decodeCorev1Endpoints)
 		default:
 			err = r.Skip()
 		}
@@ -215,7 +215,7 @@ func decodeCorev1EventList(r wire.Reader, v *corev1.EventList) error {
 		case 1:
 			err = wire.Embedded(&r, typ, &v.ListMeta, decodeMetav1ListMeta)
 		case 2:
-			err = wire.AppendMessage(&r, typ, 2, &v.Items, decodeCorev1Event)
+			err = wire.AppendItem(&r, typ, 2, &v.Items, decodeCorev1Event)
 		default:
 			err = r.Skip()
 		}
@@ -257,7 +257,7 @@ func decodeCorev1LimitRangeList(r wire.Reader, v *corev1.LimitRangeList) error {
 		case 1:
 			err = wire.Embedded(&r, typ, &v.ListMeta, decodeMetav1ListMeta)
 		case 2:
-			err = wire.AppendMessage(&r, typ, 2, &v.Items, decodeCorev1LimitRange)
+			err = wire.AppendItem(&r, typ, 2, &v.Items, decodeCorev1LimitRange)
 		default:
 			err = r.Skip()
 		}
@@ -322,7 +322,7 @@ func decodeCorev1NamespaceList(r wire.Reader, v *corev1.NamespaceList) error {
 		case 1:
 			err = wire.Embedded(&r, typ, &v.ListMeta, decodeMetav1ListMeta)
 		case 2:
-			err = wire.AppendMessage(&r, typ, 2, &v.Items, decodeCorev1Namespace)
+			err = wire.AppendItem(&r, typ, 2, &v.Items, decodeCorev1Namespace)
 		default:
 			err = r.Skip()
 		}
@@ -366,7 +366,7 @@ func decodeCorev1NodeList(r wire.Reader, v *corev1.NodeList) error {
 		case 1:
 			err = wire.Embedded(&r, typ, &v.ListMeta, decodeMetav1ListMeta)
 		case 2:
-			err = wire.AppendMessage(&r, typ, 2, &v.Items, decodeCorev1Node)
+			err = wire.AppendItem(&r, typ, 2, &v.Items, decodeCorev1Node)
 		default:
 			err = r.Skip()
 		}
@@ -483,7 +483,7 @@ func decodeCorev1PersistentVolumeClaimList(r wire.Reader, v *corev1.PersistentVo
 		case 1:
 			err = wire.Embedded(&r, typ, &v.ListMeta, decodeMetav1ListMeta)
 		case 2:
-			err = wire.AppendMessage(&r, typ, 2, &v.Items, decodeCorev1PersistentVolumeClaim)
+			err = wire.AppendItem(&r, typ, 2, &v.Items, decodeCorev1PersistentVolumeClaim)
 		default:
 			err = r.Skip()
 		}
@@ -504,7 +504,7 @@ func decodeCorev1PersistentVolumeList(r wire.Reader, v *corev1.PersistentVolumeL
 		case 1:
 			err = wire.Embedded(&r, typ, &v.ListMeta, decodeMetav1ListMeta)
 		case 2:
-			err = wire.AppendMessage(&r, typ, 2, &v.Items, decodeCorev1PersistentVolume)
+			err = wire.AppendItem(&r, typ, 2, &v.Items, decodeCorev1PersistentVolume)
 		default:
 			err = r.Skip()
 		}
@@ -604,7 +604,7 @@ func decodeCorev1PodList(r wire.Reader, v *corev1.PodList) error {
 		case 1:
 			err = wire.Embedded(&r, typ, &v.ListMeta, decodeMetav1ListMeta)
 		case 2:
-			err = wire.AppendMessage(&r, typ, 2, &v.Items, decodeCorev1Pod)
+			err = wire.AppendItem(&r, typ, 2, &v.Items, decodeCorev1Pod)
 		default:
 			err = r.Skip()
 		}
@@ -721,7 +721,7 @@ func decodeCorev1PodTemplateList(r wire.Reader, v *corev1.PodTemplateList) error
 		case 1:
 			err = wire.Embedded(&r, typ, &v.ListMeta, decodeMetav1ListMeta)
 		case 2:
-			err = wire.AppendMessage(&r, typ, 2, &v.Items, decodeCorev1PodTemplate)
+			err = wire.AppendItem(&r, typ, 2, &v.Items, decodeCorev1PodTemplate)
 		default:
 			err = r.Skip()
 		}
@@ -788,7 +788,7 @@ func decodeCorev1ReplicationControllerList(r wire.Reader, v *corev1.ReplicationC
 		case 1:
 			err = wire.Embedded(&r, typ, &v.ListMeta, decodeMetav1ListMeta)
 		case 2:
-			err = wire.AppendMessage(&r, typ, 2, &v.Items, decodeCorev1ReplicationController)
+			err = wire.AppendItem(&r, typ, 2, &v.Items, decodeCorev1ReplicationController)
 		default:
 			err = r.Skip()
 		}
@@ -832,7 +832,7 @@ func decodeCorev1ResourceQuotaList(r wire.Reader, v *corev1.ResourceQuotaList) e
 		case 1:
 			err = wire.Embedded(&r, typ, &v.ListMeta, decodeMetav1ListMeta)
 		case 2:
-			err = wire.AppendMessage(&r, typ, 2, &v.Items, decodeCorev1ResourceQuota)
+			err = wire.AppendItem(&r, typ, 2, &v.Items, decodeCorev1ResourceQuota)
 		default:
 			err = r.Skip()
 		}
@@ -880,7 +880,7 @@ func decodeCorev1SecretList(r wire.Reader, v *corev1.SecretList) error {
 		case 1:
 			err = wire.Embedded(&r, typ, &v.ListMeta, decodeMetav1ListMeta)
 		case 2:
-			err = wire.AppendMessage(&r, typ, 2, &v.Items, decodeCorev1Secret)
+			err = wire.AppendItem(&r, typ, 2, &v.Items, decodeCorev1Secret)
 		default:
 			err = r.Skip()
 		}
@@ -968,7 +968,7 @@ func decodeCorev1ServiceAccountList(r wire.Reader, v *corev1.ServiceAccountList)
 		case 1:
 			err = wire.Embedded(&r, typ, &v.ListMeta, decodeMetav1ListMeta)
 		case 2:
-			err = wire.AppendMessage(&r, typ, 2, &v.Items, decodeCorev1ServiceAccount)
+			err = wire.AppendItem(&r, typ, 2, &v.Items, decodeCorev1ServiceAccount)
 		default:
 			err = r.Skip()
 		}
@@ -989,7 +989,7 @@ func decodeCorev1ServiceList(r wire.Reader, v *corev1.ServiceList) error {
 		case 1:
 			err = wire.Embedded(&r, typ, &v.ListMeta, decodeMetav1ListMeta)
 		case 2:
-			err = wire.AppendMessage(&r, typ, 2, &v.Items, decodeCorev1Service)
+			err = wire.AppendItem(&r, typ, 2, &v.Items, decodeCorev1Service)
 		default:
 			err = r.Skip()
 		}

@@ -42,7 +42,7 @@ func decodeDiscoveryv1EndpointSliceList(r wire.Reader, v *discoveryv1.EndpointSl
 		case 1:
 			err = wire.Embedded(&r, typ, &v.ListMeta, decodeMetav1ListMeta)
 		case 2:
-			err = wire.AppendMessage(&r, typ, 2, &v.Items, decodeDiscoveryv1EndpointSlice)
+			err = wire.AppendItem(&r, typ, 2, &v.Items, decodeDiscoveryv1EndpointSlice)
 		default:
 			err = r.Skip()
 		}

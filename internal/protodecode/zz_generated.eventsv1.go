@@ -64,7 +64,7 @@ func decodeEventsv1EventList(r wire.Reader, v *eventsv1.EventList) error {
 		case 1:
 			err = wire.Embedded(&r, typ, &v.ListMeta, decodeMetav1ListMeta)
 		case 2:
-			err = wire.AppendMessage(&r, typ, 2, &v.Items, decodeEventsv1Event)
+			err = wire.AppendItem(&r, typ, 2, &v.Items, decodeEventsv1Event)
 		default:
 			err = r.Skip()
 		}

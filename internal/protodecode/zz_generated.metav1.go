@@ -65,7 +65,7 @@ func decodeMetav1PartialObjectMetadataList(r wire.Reader, v *metav1.PartialObjec
 		case 1:
 			err = wire.Embedded(&r, typ, &v.ListMeta, decodeMetav1ListMeta)
 		case 2:
-			err = wire.AppendMessage(&r, typ, 2, &v.Items, decodeMetav1PartialObjectMetadata)
+			err = wire.AppendItem(&r, typ, 2, &v.Items, decodeMetav1PartialObjectMetadata)
 		default:
 			err = r.Skip()
 		}

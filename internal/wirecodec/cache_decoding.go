@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/kubeclient/client-go/internal/intern"
+	"github.com/kubeclient/client-go/internal/listitems"
 )
 
 // Decoding for a cache: an informer's reflector marks the context of its
@@ -89,7 +90,7 @@ func ForContext(ctx context.Context, d runtime.Decoder) runtime.Decoder {
 	if share == nil {
 		return d
 	}
-	if shared := forCache(d, share); shared != nil {
+	if shared := forCache(d, share, listitems.FromContext(ctx)); shared != nil {
 		noteShared(ctx)
 		return shared
 	}
@@ -97,17 +98,18 @@ func ForContext(ctx context.Context, d runtime.Decoder) runtime.Decoder {
 }
 
 // forCache returns d's variant decoding with share, or nil when d has
-// none.
-func forCache(d runtime.Decoder, share *intern.DecodeSharing) runtime.Decoder {
+// none. Its protobuf decoders record the items of lists in items (see
+// package listitems).
+func forCache(d runtime.Decoder, share *intern.DecodeSharing, items *listitems.Recorder) runtime.Decoder {
 	switch x := d.(type) {
 	case *ProtobufSerializer:
-		return sharingDecoder{x, share}
+		return sharingDecoder{x, share, items}
 	case *JSONSerializer:
 		return sharingJSONDecoder{x, share}
 	case runtime.WithoutVersionDecoder:
 		switch inner := x.Decoder.(type) {
 		case *ProtobufSerializer:
-			return runtime.WithoutVersionDecoder{Decoder: sharingDecoder{inner, share}}
+			return runtime.WithoutVersionDecoder{Decoder: sharingDecoder{inner, share, items}}
 		case *JSONSerializer:
 			return runtime.WithoutVersionDecoder{Decoder: sharingJSONDecoder{inner, share}}
 		}
@@ -115,21 +117,23 @@ func forCache(d runtime.Decoder, share *intern.DecodeSharing) runtime.Decoder {
 		return x.ForCache(share)
 	}
 	if inner, rewrap := unwrapForeign(d); inner != nil {
-		if shared := forCache(inner, share); shared != nil {
+		if shared := forCache(inner, share, items); shared != nil {
 			return rewrap(shared)
 		}
 	}
 	return nil
 }
 
-// sharingDecoder decodes with a ProtobufSerializer and a Sharing.
+// sharingDecoder decodes with a ProtobufSerializer and a Sharing,
+// recording the items of lists in items when it is not nil.
 type sharingDecoder struct {
 	s     *ProtobufSerializer
 	share *intern.DecodeSharing
+	items *listitems.Recorder
 }
 
 func (d sharingDecoder) Decode(data []byte, defaults *schema.GroupVersionKind, into runtime.Object) (runtime.Object, *schema.GroupVersionKind, error) {
-	return d.s.decode(data, defaults, into, d.share)
+	return d.s.decode(data, defaults, into, d.share, d.items)
 }
 
 // sharingJSONDecoder decodes with a JSONSerializer and a DecodeSharing.

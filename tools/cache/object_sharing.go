@@ -6,6 +6,7 @@ import (
 
 	"github.com/kubeclient/client-go/internal/fastpath"
 	"github.com/kubeclient/client-go/internal/intern"
+	"github.com/kubeclient/client-go/internal/listitems"
 	"github.com/kubeclient/client-go/internal/wirecodec"
 )
 
@@ -93,6 +94,17 @@ func (s *cacheSharing) requestContext(ctx context.Context) context.Context {
 		return ctx
 	}
 	return wirecodec.WithSharedDecodes(wirecodec.WithCacheDecoding(ctx, s.decode), &s.decoded)
+}
+
+// listItems returns where the decoders of one list call record the
+// allocations of the items they decode sharing, for the reflector to keep
+// them instead of copies (see package listitems); nil, recording nothing,
+// when the requests are not marked for decoding with sharing.
+func (s *cacheSharing) listItems() *listitems.Recorder {
+	if s == nil || s.decode == nil {
+		return nil
+	}
+	return new(listitems.Recorder)
 }
 
 // publish returns the object to store and hand to handlers in place of

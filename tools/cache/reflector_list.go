@@ -8,6 +8,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 
+	"github.com/kubeclient/client-go/internal/listitems"
 	"github.com/kubeclient/client-go/tools/pager"
 )
 
@@ -22,7 +23,8 @@ type listResult struct {
 // content with it. A canceled ctx ends it early without an error.
 func (r *Reflector) list(ctx context.Context) error {
 	at := r.versions.position().forList()
-	result, ok := r.fetchList(ctx, at)
+	items := r.sharing.listItems()
+	result, ok := r.fetchList(listitems.NewContext(ctx, items), at)
 	if !ok {
 		return nil
 	}
@@ -41,13 +43,13 @@ func (r *Reflector) list(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("unable to understand list result %#v: %v", result.list, err)
 	}
-	items, err := meta.ExtractListWithAlloc(result.list)
+	extracted, err := items.Extract(result.list)
 	if err != nil {
 		return fmt.Errorf("unable to understand list result %#v (%v)", result.list, err)
 	}
 	rv := listMeta.GetResourceVersion()
-	found := make([]interface{}, len(items))
-	for i, item := range items {
+	found := make([]interface{}, len(extracted))
+	for i, item := range extracted {
 		found[i] = item
 	}
 	if err := r.store.Replace(found, rv); err != nil {

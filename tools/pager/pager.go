@@ -10,6 +10,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+
+	"github.com/kubeclient/client-go/internal/listitems"
 )
 
 const (
@@ -88,7 +90,7 @@ func (p *ListPager) list(ctx context.Context, options metav1.ListOptions, allocN
 			}
 			merged = newMergedList(info)
 		}
-		if err := merged.add(page, allocNew); err != nil {
+		if err := merged.add(page, allocNew, listitems.FromContext(ctx)); err != nil {
 			return nil, true, err
 		}
 		if walk.finished() {
@@ -110,16 +112,22 @@ func newMergedList(first metav1.ListInterface) *mergedList {
 	return &mergedList{list: l}
 }
 
-// add appends the items of page, copied out of it when allocNew is set.
-func (m *mergedList) add(page runtime.Object, allocNew bool) error {
-	each := meta.EachListItem
-	if allocNew {
-		each = meta.EachListItemWithAlloc
+// add appends the items of page, copied out of it when allocNew is set,
+// or, for items that are copies of allocations their decoder recorded in
+// items, those allocations (see package listitems).
+func (m *mergedList) add(page runtime.Object, allocNew bool, items *listitems.Recorder) error {
+	if !allocNew {
+		return meta.EachListItem(page, func(item runtime.Object) error {
+			m.list.Items = append(m.list.Items, item)
+			return nil
+		})
 	}
-	return each(page, func(item runtime.Object) error {
-		m.list.Items = append(m.list.Items, item)
-		return nil
-	})
+	extracted, err := items.Extract(page)
+	if err != nil {
+		return err
+	}
+	m.list.Items = append(m.list.Items, extracted...)
+	return nil
 }
 
 // EachListItem calls fn on every item of the list, fetching pages in the

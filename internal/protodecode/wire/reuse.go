@@ -21,7 +21,20 @@ type ReuseLog struct {
 	// decoded maps the keys logged by this decode to the values (a *T for
 	// Reused, a []T for ReusedRun); made on first use.
 	decoded map[intern.MessageKey]any
+	// collectItems, set by CollectItems, has AppendItem decode each item
+	// of a list into an allocation of its own, logged in items (a *T
+	// each).
+	collectItems bool
+	items        []any
 }
+
+// CollectItems has the decode give each item of a list an allocation of
+// its own (see AppendItem), which Items returns once it succeeded.
+func (l *ReuseLog) CollectItems() { l.collectItems = true }
+
+// Items returns the allocations AppendItem made for the items of the list
+// decoded, in order.
+func (l *ReuseLog) Items() []any { return l.items }
 
 type reusableKeep struct {
 	key intern.MessageKey

@@ -146,6 +146,11 @@ func (g *generator) fieldCall(t *model.Type, fld *model.Field, tag protoTag) (st
 			return fmt.Sprintf("%s.Reused(&r, typ, %d, &v.%s, %s)", g.f.Import(g.opts.RuntimePath), tag.num, fld.Name, fn), true
 		}
 	}
+	if g.listItems(t, fld) {
+		if fn := g.messageFunc(fld.Type.Elem); fn != "" {
+			return fmt.Sprintf("%s.AppendItem(&r, typ, %d, &v.%s, %s)", g.f.Import(g.opts.RuntimePath), tag.num, fld.Name, fn), true
+		}
+	}
 	if g.isSpec[t] && fld.Type.Kind == model.RefSlice && fld.Type.Elem.Kind == model.RefNamed && g.scalarOf(fld.Type.Elem) == notScalar {
 		if fn := g.messageFunc(fld.Type.Elem); fn != "" {
 			return fmt.Sprintf("%s.ReusedRun(&r, typ, %d, &v.%s, %s)", g.f.Import(g.opts.RuntimePath), tag.num, fld.Name, fn), true
@@ -167,6 +172,18 @@ func (g *generator) reusedField(t *model.Type, fld *model.Field) bool {
 	}
 	ft := g.lookup(fld.Type)
 	return ft != nil && ft.Kind == model.KindStruct && wellKnown[ft.Package.Path+"."+ft.Name] == ""
+}
+
+// listItems reports whether field fld of message t is decoded with
+// wire.AppendItem: the Items of a list kind, each an object with a
+// generated decoder, which an informer keeps at the address its decoder
+// gave it (see package listitems).
+func (g *generator) listItems(t *model.Type, fld *model.Field) bool {
+	if !g.isRoot[t] || fld.Name != "Items" || fld.Type.Kind != model.RefSlice || fld.Type.Elem.Kind != model.RefNamed {
+		return false
+	}
+	item := g.lookup(fld.Type.Elem)
+	return item != nil && g.isRoot[item]
 }
 
 // specTypes returns the types of the fields reusedField picks.
