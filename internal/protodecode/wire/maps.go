@@ -65,11 +65,21 @@ func StringMap[M ~map[K]V, K ~string, V ~string](r *Reader, typ int, num int32, 
 }
 
 // MessageMap adds one entry of a map of messages, decoding the value into
-// a new one; num sizes a nil map for all the entries.
+// a new one; num sizes a nil map for all the entries. In a large decode,
+// the first entry of a map of quantities decodes them all (see
+// templated).
 func MessageMap[M ~map[K]V, K ~string, V any](r *Reader, typ int, num int32, m *M, dec func(Reader, *V) error) error {
 	if *m == nil && typ == wireBytes {
+		if done, err := templated(r, num, m, messageEntry[M], dec, quantitiesSafe[M]); done {
+			return err
+		}
 		*m = make(M, r.sizeHint(num))
 	}
+	return messageEntry(r, typ, m, dec)
+}
+
+// messageEntry adds one entry of a map of messages.
+func messageEntry[M ~map[K]V, K ~string, V any](r *Reader, typ int, m *M, dec func(Reader, *V) error) error {
 	key, value, has, err := r.entry(typ)
 	if err != nil {
 		return err

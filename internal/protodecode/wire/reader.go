@@ -212,8 +212,15 @@ func skip(b []byte, i int) (int, error) {
 // field's key and length as Key and Bytes do, and nothing else: it runs
 // once for every slice and map a decode makes.
 func (r *Reader) sizeHint(num int32) int {
+	_, n := r.runEnd(num)
+	return max(1, n)
+}
+
+// runEnd returns the number of the length-delimited fields numbered num
+// in the run that starts at the last key, up to the first that does not
+// parse, and the offset where the last of them ends.
+func (r *Reader) runEnd(num int32) (end, n int) {
 	want := uint64(num)<<3 | wireBytes
-	n := 0
 	for i := r.key; i < len(r.b); n++ {
 		k, j := uvarint(r.b, i)
 		if j < 0 || k != want {
@@ -224,8 +231,9 @@ func (r *Reader) sizeHint(num int32) int {
 			break
 		}
 		i = j + int(l)
+		end = i
 	}
-	return max(1, n)
+	return end, n
 }
 
 // uvarint reads the varint at b[i:] as varint does and returns it and the

@@ -36,6 +36,9 @@ type slab struct {
 	// recent, for the decode of a large message, holds the interned
 	// strings met last (see recentStrings); nil for a small one.
 	recent *recentStrings
+	// maps, for the decode of a large message, holds maps decoded
+	// before (see mapTemplates); nil for a small one.
+	maps *mapTemplates
 	// textNext and next size the next chunk of string bytes and of
 	// values: from the message's size at first, doubling up to
 	// maxTextChunk bytes and maxChunk values.
@@ -58,6 +61,7 @@ func newSlab(n int) *slab {
 	s := &slab{textNext: min(max(n/12, 64), maxTextChunk), next: min(max(n/1024, 4), maxChunk)}
 	if n >= minRecentMessage {
 		s.recent = new(recentStrings)
+		s.maps = new(mapTemplates)
 	}
 	return s
 }
