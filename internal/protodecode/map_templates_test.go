@@ -7,6 +7,8 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+
+	"github.com/kubeclient/client-go/internal/fastpath"
 )
 
 // TestMapTemplates decodes lists large enough for their resource lists to
@@ -14,6 +16,7 @@ import (
 // each must equal the reference's, and be each object's own, whatever is
 // written through another object afterwards.
 func TestMapTemplates(t *testing.T) {
+	defer fastpath.DecodeSlabs.Set(true)() // templates live in the slab
 	quantity := func(s string) []byte { return lenField(1, []byte(s)) }
 	entry := func(num int, k, v string) []byte {
 		return lenField(num, cat(lenField(1, []byte(k)), lenField(2, quantity(v))))

@@ -5,12 +5,15 @@ import (
 	"testing"
 
 	"k8s.io/apimachinery/pkg/api/resource"
+
+	"github.com/kubeclient/client-go/internal/fastpath"
 )
 
 // TestTemplatedMapIsAClone: in a large decode, a map of quantities met
 // again with the same bytes is a clone of the template kept from the
 // first one, and small decodes keep no templates.
 func TestTemplatedMapIsAClone(t *testing.T) {
+	defer fastpath.DecodeSlabs.Set(true)() // templates live in the slab
 	entries := cat(
 		field(1, cat(field(1, []byte("cpu")), field(2, field(1, []byte("1"))))),
 		field(1, cat(field(1, []byte("memory")), field(2, field(1, []byte("1Gi"))))),
