@@ -16,10 +16,18 @@ import (
 // has to fetch from memory. A recentStrings
 // holds only strings taken from the process-wide table, lives for one
 // decode and is owned by the goroutine decoding (see slab).
-type recentStrings [1 << recentBits]string
+type recentStrings [1 << recentBits]recentString
+
+// recentString is a slot of recentStrings: a string and the words of it
+// that words returns, which for a string of at most 16 bytes are all of
+// its bytes, so that finding it reads nothing outside the slot.
+type recentString struct {
+	s    string
+	a, z uint64
+}
 
 const (
-	// recentBits sizes recentStrings: 1024 slots, 16 KiB.
+	// recentBits sizes recentStrings: 1024 slots, 32 KiB.
 	recentBits = 10
 	// minRecentMessage is the smallest message whose decode keeps recent
 	// strings: a list or a page of one, not a single object, for which
@@ -28,17 +36,20 @@ const (
 )
 
 // fromBytes returns t.FromBytes(b), from c when c holds it. The slot is
-// chosen by a hash of b's length and first and last bytes, a few
+// chosen by b's length and its first and last bytes (see words), a few
 // instructions where t's hash reads every byte: strings that share them
 // take turns in a slot, and cost a lookup in t each time.
 func (c *recentStrings) fromBytes(t *intern.Strings, b []byte) string {
-	slot := &c[recentSlot(b)]
-	if *slot == string(b) && len(b) > 0 {
-		return *slot
+	a, z := words(b)
+	n := uint64(len(b))
+	slot := &c[(a^bits.RotateLeft64(z, 31)^n)*0x9e3779b97f4a7c15>>(64-recentBits)]
+	if len(slot.s) == len(b) && slot.a == a && slot.z == z && len(b) > 0 &&
+		(len(b) <= 16 || slot.s == string(b)) {
+		return slot.s
 	}
 	v := t.FromBytes(b)
 	if len(v) > 0 && len(v) <= maxRecentString {
-		*slot = v
+		*slot = recentString{s: v, a: a, z: z}
 	}
 	return v
 }
@@ -47,18 +58,18 @@ func (c *recentStrings) fromBytes(t *intern.Strings, b []byte) string {
 // ones are rarely repeated, and comparing them costs more.
 const maxRecentString = 64
 
-// recentSlot returns the slot of b in a recentStrings.
-func recentSlot(b []byte) uint64 {
+// words returns two words of b that, with its length, are all of b when
+// it is at most 16 bytes long: its first and last eight bytes, or four,
+// or for the shortest its first, middle and last byte.
+func words(b []byte) (a, z uint64) {
 	n := len(b)
-	var x uint64
 	switch {
 	case n >= 8:
-		x = binary.LittleEndian.Uint64(b) ^ bits.RotateLeft64(binary.LittleEndian.Uint64(b[n-8:]), 31)
+		return binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[n-8:])
 	case n >= 4:
-		x = uint64(binary.LittleEndian.Uint32(b)) | uint64(binary.LittleEndian.Uint32(b[n-4:]))<<32
+		return uint64(binary.LittleEndian.Uint32(b)), uint64(binary.LittleEndian.Uint32(b[n-4:]))
 	case n > 0:
-		x = uint64(b[0]) | uint64(b[n/2])<<8 | uint64(b[n-1])<<16
+		return uint64(b[0]) | uint64(b[n/2])<<8 | uint64(b[n-1])<<16, 0
 	}
-	x = (x ^ uint64(n)) * 0x9e3779b97f4a7c15
-	return x >> (64 - recentBits)
+	return 0, 0
 }

@@ -23,6 +23,9 @@ func TestRecentStrings(t *testing.T) {
 		{"once", []string{"default"}, true},
 		{"again", []string{"default", "kube-system", "default"}, true},
 		{"same ends and length", []string{"pod-a-1", "pod-b-1", "pod-a-1"}, true},
+		{"same ends, longer than two words", []string{"abcdefgh-1-ijklmnop", "abcdefgh-2-ijklmnop", "abcdefgh-1-ijklmnop"}, true},
+		{"sixteen bytes", []string{"0123456789abcdef", "0123456x89abcdef", "0123456789abcdef"}, true},
+		{"five bytes", []string{"abXde", "abYde"}, true},
 		{"short", []string{"a", "b", "ab", "a"}, true},
 		{"empty", []string{"", "a", ""}, false},
 		{"longer than kept here", []string{long, long}, true},
@@ -48,17 +51,22 @@ func TestRecentStrings(t *testing.T) {
 	}
 }
 
-// TestRecentSlot: strings that differ in length, first or last bytes
-// mostly take different slots.
-func TestRecentSlot(t *testing.T) {
-	seen := make(map[uint64]bool)
-	words := []string{"a", "b", "ab", "ba", "abc", "default", "kube-system", "kube-public",
-		"Running", "Pending", "True", "False", "Ready", "PodScheduled", "Initialized",
-		"ContainersReady", "app", "app.kubernetes.io/name", "pod-template-hash", "nginx"}
-	for _, w := range words {
-		seen[recentSlot([]byte(w))] = true
+// TestWords: for strings of at most 16 bytes, equal lengths and words
+// mean equal strings.
+func TestWords(t *testing.T) {
+	strs := []string{"a", "b", "ab", "ba", "aXc", "aYc", "abc", "abcd", "abXde", "abYde", "abcdefg",
+		"abcdefgh", "abcdefgX", "Xbcdefgh", "abcdefghi", "abcdXfghi", "0123456789abcdef", "0123456x89abcdef"}
+	type key struct {
+		n    int
+		a, z uint64
 	}
-	if len(seen) < len(words)-2 {
-		t.Errorf("%d words took %d slots", len(words), len(seen))
+	seen := make(map[key]string)
+	for _, s := range strs {
+		a, z := words([]byte(s))
+		k := key{len(s), a, z}
+		if prev, ok := seen[k]; ok {
+			t.Errorf("%q and %q have the same length and words", prev, s)
+		}
+		seen[k] = s
 	}
 }
