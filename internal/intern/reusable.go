@@ -14,7 +14,7 @@ type MessageKey [2]uint64
 // reusableSlots bounds the messages a DecodeSharing remembers for reuse:
 // about one per object in the informer caches of a large controller, in
 // sets of two.
-const reusableSlots = 1 << 16
+const reusableSlots = 1 << 18
 
 // reusable is the table behind Reusable and KeepReusable: slots of
 // entries, allocated on first use.

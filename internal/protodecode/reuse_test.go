@@ -3,11 +3,15 @@ package protodecode
 import (
 	"reflect"
 	"runtime"
+	"strings"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
 
 	"github.com/kubeclient/client-go/internal/intern"
+	"github.com/kubeclient/client-go/internal/listitems"
 	"github.com/kubeclient/client-go/internal/wirecodec/wiretest"
 )
 
@@ -231,4 +235,146 @@ func TestReusedRuns(t *testing.T) {
 			runtime.KeepAlive(a)
 		})
 	}
+}
+
+// pointerPod is a pod whose container and volume carry the optional
+// messages of TestReusedPointers: a probe and a projected volume source,
+// the same for every pod, in a container and a volume named after the pod
+// (as the service account token volume is), with a probe path of the
+// given length.
+func pointerPod(name string, pathLen int) *corev1.Pod {
+	expiry := int64(3607)
+	return &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Name: name},
+		Spec: corev1.PodSpec{
+			NodeName: "node-" + name,
+			Containers: []corev1.Container{{
+				Name: "app", Image: "registry.example/app:1",
+				VolumeMounts: []corev1.VolumeMount{{Name: "token-" + name, MountPath: "/var/run/secrets"}},
+				LivenessProbe: &corev1.Probe{
+					ProbeHandler:  corev1.ProbeHandler{HTTPGet: &corev1.HTTPGetAction{Path: strings.Repeat("h", pathLen), Port: intstr.FromInt32(8080)}},
+					PeriodSeconds: 10,
+				},
+			}},
+			Volumes: []corev1.Volume{{Name: "token-" + name, VolumeSource: corev1.VolumeSource{Projected: &corev1.ProjectedVolumeSource{
+				Sources: []corev1.VolumeProjection{
+					{ServiceAccountToken: &corev1.ServiceAccountTokenProjection{ExpirationSeconds: &expiry, Path: "token"}},
+					{ConfigMap: &corev1.ConfigMapProjection{LocalObjectReference: corev1.LocalObjectReference{Name: "kube-root-ca.crt"}, Items: []corev1.KeyToPath{{Key: "ca.crt", Path: "ca.crt"}}}},
+					{DownwardAPI: &corev1.DownwardAPIProjection{Items: []corev1.DownwardAPIVolumeFile{{
+						Path: "namespace", FieldRef: &corev1.ObjectFieldSelector{APIVersion: "v1", FieldPath: "metadata.namespace"},
+					}}}},
+				},
+			}}}},
+		},
+	}
+}
+
+// TestReusedPointers: the optional messages inside a spec (a container's
+// probe, a volume's source) decode to the value decoded before from the
+// same bytes while the containers and volumes holding them differ; short
+// ones are decoded each time; one on the wire twice (the reference merges
+// the second into the first) is left to the reference when the first was
+// shared, and the shared value is not written.
+func TestReusedPointers(t *testing.T) {
+	t.Run("equal probes and volume sources are shared", func(t *testing.T) {
+		share := newShare()
+		a, b := &corev1.Pod{}, &corev1.Pod{}
+		decodeInto(t, marshalPod(t, pointerPod("a", 60)), a, share, true)
+		decodeInto(t, marshalPod(t, pointerPod("b", 60)), b, share, true)
+		if a.Spec.Containers[0].LivenessProbe != b.Spec.Containers[0].LivenessProbe {
+			t.Error("equal probes are not shared")
+		}
+		if a.Spec.Volumes[0].Projected != b.Spec.Volumes[0].Projected {
+			t.Error("equal projected volume sources are not shared")
+		}
+		if sameArray(a.Spec.Containers, b.Spec.Containers) {
+			t.Error("containers that differ in a mount are shared")
+		}
+		runtime.KeepAlive(a)
+	})
+	t.Run("short probes are decoded", func(t *testing.T) {
+		share := newShare()
+		a, b := &corev1.Pod{}, &corev1.Pod{}
+		decodeInto(t, marshalPod(t, pointerPod("a", 1)), a, share, true)
+		decodeInto(t, marshalPod(t, pointerPod("b", 1)), b, share, true)
+		if a.Spec.Containers[0].LivenessProbe == b.Spec.Containers[0].LivenessProbe {
+			t.Errorf("a probe of %d bytes is shared", a.Spec.Containers[0].LivenessProbe.Size())
+		}
+		runtime.KeepAlive(a)
+	})
+	t.Run("a probe twice", func(t *testing.T) {
+		share := newShare()
+		first := &corev1.Pod{}
+		decodeInto(t, marshalPod(t, pointerPod("a", 60)), first, share, true)
+		before := first.DeepCopy()
+		// Pod b's container with a second probe (field 10) after its
+		// first: the reference merges the period into the first one.
+		pod := pointerPod("b", 60)
+		container, err := pod.Spec.Containers[0].Marshal()
+		if err != nil {
+			t.Fatal(err)
+		}
+		second, err := (&corev1.Probe{PeriodSeconds: 99}).Marshal()
+		if err != nil {
+			t.Fatal(err)
+		}
+		pod.Spec.Containers = nil
+		spec, err := pod.Spec.Marshal()
+		if err != nil {
+			t.Fatal(err)
+		}
+		data := cat(lenField(1, lenField(1, []byte("b"))), lenField(2, cat(spec, lenField(2, cat(container, lenField(10, second))))))
+		got := &corev1.Pod{}
+		if err := ours(t, data, got, share, true); err != nil {
+			t.Fatal(err)
+		}
+		want := &corev1.Pod{}
+		if err := want.Unmarshal(data); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) || got.Spec.Containers[0].LivenessProbe.PeriodSeconds != 99 {
+			t.Fatalf("merged probe differs from the reference\n%s", diff(want, got))
+		}
+		if !reflect.DeepEqual(first, before) {
+			t.Fatalf("the pod whose probe was shared changed\n%s", diff(before, first))
+		}
+	})
+}
+
+// TestCollectedListItems decodes a list collecting its items (as for an
+// informer with a listitems.Recorder): the list equals the reference's,
+// each item is a copy of the allocation recorded for it, and the specs of
+// those allocations, not of the list's array, are kept for reuse.
+func TestCollectedListItems(t *testing.T) {
+	pods := []corev1.Pod{*wiretest.Pod("web-1"), *wiretest.Pod("web-2")}
+	pods[1].Spec.NodeName = "node-9"
+	data, err := (&corev1.PodList{Items: pods}).Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	share := newShare()
+	rec := new(listitems.Recorder)
+	list := &corev1.PodList{}
+	if handled, err := IntoSharing(data, list, share, false, rec); !handled || err != nil {
+		t.Fatalf("IntoSharing: handled %v, %v", handled, err)
+	}
+	want := &corev1.PodList{}
+	if err := want.Unmarshal(data); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(list, want) {
+		t.Fatalf("list differs from the reference\n%s", diff(want, list))
+	}
+	items, err := rec.Extract(list)
+	if err != nil || len(items) != 2 {
+		t.Fatalf("Extract = %d items, %v", len(items), err)
+	}
+	list = nil
+	runtime.GC()
+	again := &corev1.Pod{}
+	decodeInto(t, marshalPod(t, &pods[1]), again, share, true)
+	if !sameSpec(items[1].(*corev1.Pod), again) {
+		t.Error("the spec of a recorded item is not reused")
+	}
+	runtime.KeepAlive(items)
 }

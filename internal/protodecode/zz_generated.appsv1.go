@@ -48,7 +48,7 @@ func decodeAppsv1ControllerRevisionList(r wire.Reader, v *appsv1.ControllerRevis
 			return err
 		}
 	}
-	return nil
+	return wire.FinishItems(&r, &v.Items)
 }
 
 func decodeAppsv1DaemonSet(r wire.Reader, v *appsv1.DaemonSet) error {
@@ -92,7 +92,7 @@ func decodeAppsv1DaemonSetList(r wire.Reader, v *appsv1.DaemonSetList) error {
 			return err
 		}
 	}
-	return nil
+	return wire.FinishItems(&r, &v.Items)
 }
 
 func decodeAppsv1Deployment(r wire.Reader, v *appsv1.Deployment) error {
@@ -136,7 +136,7 @@ func decodeAppsv1DeploymentList(r wire.Reader, v *appsv1.DeploymentList) error {
 			return err
 		}
 	}
-	return nil
+	return wire.FinishItems(&r, &v.Items)
 }
 
 func decodeAppsv1ReplicaSet(r wire.Reader, v *appsv1.ReplicaSet) error {
@@ -180,7 +180,7 @@ func decodeAppsv1ReplicaSetList(r wire.Reader, v *appsv1.ReplicaSetList) error {
 			return err
 		}
 	}
-	return nil
+	return wire.FinishItems(&r, &v.Items)
 }
 
 func decodeAppsv1StatefulSet(r wire.Reader, v *appsv1.StatefulSet) error {
@@ -224,7 +224,7 @@ func decodeAppsv1StatefulSetList(r wire.Reader, v *appsv1.StatefulSetList) error
 			return err
 		}
 	}
-	return nil
+	return wire.FinishItems(&r, &v.Items)
 }
 
 func decodeAppsv1DaemonSetSpec(r wire.Reader, v *appsv1.DaemonSetSpec) error {
@@ -235,7 +235,7 @@ func decodeAppsv1DaemonSetSpec(r wire.Reader, v *appsv1.DaemonSetSpec) error {
 		}
 		switch num {
 		case 1:
-			err = wire.Pointer(&r, typ, &v.Selector, decodeMetav1LabelSelector)
+			err = wire.ReusedPointer(&r, typ, 1, &v.Selector, decodeMetav1LabelSelector)
 		case 2:
 			err = wire.Embedded(&r, typ, &v.Template, decodeCorev1PodTemplateSpec)
 		case 3:
@@ -301,7 +301,7 @@ func decodeAppsv1DeploymentSpec(r wire.Reader, v *appsv1.DeploymentSpec) error {
 		case 1:
 			err = wire.SetIntPtr(&r, typ, &v.Replicas)
 		case 2:
-			err = wire.Pointer(&r, typ, &v.Selector, decodeMetav1LabelSelector)
+			err = wire.ReusedPointer(&r, typ, 2, &v.Selector, decodeMetav1LabelSelector)
 		case 3:
 			err = wire.Embedded(&r, typ, &v.Template, decodeCorev1PodTemplateSpec)
 		case 4:
@@ -371,7 +371,7 @@ func decodeAppsv1ReplicaSetSpec(r wire.Reader, v *appsv1.ReplicaSetSpec) error {
 		case 4:
 			err = wire.SetInt(&r, typ, &v.MinReadySeconds)
 		case 2:
-			err = wire.Pointer(&r, typ, &v.Selector, decodeMetav1LabelSelector)
+			err = wire.ReusedPointer(&r, typ, 2, &v.Selector, decodeMetav1LabelSelector)
 		case 3:
 			err = wire.Embedded(&r, typ, &v.Template, decodeCorev1PodTemplateSpec)
 		default:
@@ -425,7 +425,7 @@ func decodeAppsv1StatefulSetSpec(r wire.Reader, v *appsv1.StatefulSetSpec) error
 		case 1:
 			err = wire.SetIntPtr(&r, typ, &v.Replicas)
 		case 2:
-			err = wire.Pointer(&r, typ, &v.Selector, decodeMetav1LabelSelector)
+			err = wire.ReusedPointer(&r, typ, 2, &v.Selector, decodeMetav1LabelSelector)
 		case 3:
 			err = wire.Embedded(&r, typ, &v.Template, decodeCorev1PodTemplateSpec)
 		case 4:
@@ -441,9 +441,9 @@ func decodeAppsv1StatefulSetSpec(r wire.Reader, v *appsv1.StatefulSetSpec) error
 		case 9:
 			err = wire.SetInt(&r, typ, &v.MinReadySeconds)
 		case 10:
-			err = wire.Pointer(&r, typ, &v.PersistentVolumeClaimRetentionPolicy, decodeAppsv1StatefulSetPersistentVolumeClaimRetentionPolicy)
+			err = wire.ReusedPointer(&r, typ, 10, &v.PersistentVolumeClaimRetentionPolicy, decodeAppsv1StatefulSetPersistentVolumeClaimRetentionPolicy)
 		case 11:
-			err = wire.Pointer(&r, typ, &v.Ordinals, decodeAppsv1StatefulSetOrdinals)
+			err = wire.ReusedPointer(&r, typ, 11, &v.Ordinals, decodeAppsv1StatefulSetOrdinals)
 		default:
 			err = r.Skip()
 		}
@@ -501,7 +501,7 @@ func decodeAppsv1DaemonSetUpdateStrategy(r wire.Reader, v *appsv1.DaemonSetUpdat
 		case 1:
 			err = wire.SetString(&r, typ, &v.Type)
 		case 2:
-			err = wire.Pointer(&r, typ, &v.RollingUpdate, decodeAppsv1RollingUpdateDaemonSet)
+			err = wire.ReusedPointer(&r, typ, 2, &v.RollingUpdate, decodeAppsv1RollingUpdateDaemonSet)
 		default:
 			err = r.Skip()
 		}
@@ -549,7 +549,7 @@ func decodeAppsv1DeploymentStrategy(r wire.Reader, v *appsv1.DeploymentStrategy)
 		case 1:
 			err = wire.SetString(&r, typ, &v.Type)
 		case 2:
-			err = wire.Pointer(&r, typ, &v.RollingUpdate, decodeAppsv1RollingUpdateDeployment)
+			err = wire.ReusedPointer(&r, typ, 2, &v.RollingUpdate, decodeAppsv1RollingUpdateDeployment)
 		default:
 			err = r.Skip()
 		}
@@ -626,7 +626,7 @@ func decodeAppsv1StatefulSetUpdateStrategy(r wire.Reader, v *appsv1.StatefulSetU
 		case 1:
 			err = wire.SetString(&r, typ, &v.Type)
 		case 2:
-			err = wire.Pointer(&r, typ, &v.RollingUpdate, decodeAppsv1RollingUpdateStatefulSetStrategy)
+			err = wire.ReusedPointer(&r, typ, 2, &v.RollingUpdate, decodeAppsv1RollingUpdateStatefulSetStrategy)
 		default:
 			err = r.Skip()
 		}
@@ -712,9 +712,9 @@ func decodeAppsv1RollingUpdateDaemonSet(r wire.Reader, v *appsv1.RollingUpdateDa
 		}
 		switch num {
 		case 1:
-			err = wire.Pointer(&r, typ, &v.MaxUnavailable, decodeIntstrIntOrString)
+			err = wire.ReusedPointer(&r, typ, 1, &v.MaxUnavailable, decodeIntstrIntOrString)
 		case 2:
-			err = wire.Pointer(&r, typ, &v.MaxSurge, decodeIntstrIntOrString)
+			err = wire.ReusedPointer(&r, typ, 2, &v.MaxSurge, decodeIntstrIntOrString)
 		default:
 			err = r.Skip()
 		}
@@ -733,9 +733,9 @@ func decodeAppsv1RollingUpdateDeployment(r wire.Reader, v *appsv1.RollingUpdateD
 		}
 		switch num {
 		case 1:
-			err = wire.Pointer(&r, typ, &v.MaxUnavailable, decodeIntstrIntOrString)
+			err = wire.ReusedPointer(&r, typ, 1, &v.MaxUnavailable, decodeIntstrIntOrString)
 		case 2:
-			err = wire.Pointer(&r, typ, &v.MaxSurge, decodeIntstrIntOrString)
+			err = wire.ReusedPointer(&r, typ, 2, &v.MaxSurge, decodeIntstrIntOrString)
 		default:
 			err = r.Skip()
 		}
@@ -756,7 +756,7 @@ func decodeAppsv1RollingUpdateStatefulSetStrategy(r wire.Reader, v *appsv1.Rolli
 		case 1:
 			err = wire.SetIntPtr(&r, typ, &v.Partition)
 		case 2:
-			err = wire.Pointer(&r, typ, &v.MaxUnavailable, decodeIntstrIntOrString)
+			err = wire.ReusedPointer(&r, typ, 2, &v.MaxUnavailable, decodeIntstrIntOrString)
 		default:
 			err = r.Skip()
 		}

@@ -48,7 +48,7 @@ func decodeBatchv1CronJobList(r wire.Reader, v *batchv1.CronJobList) error {
 			return err
 		}
 	}
-	return nil
+	return wire.FinishItems(&r, &v.Items)
 }
 
 func decodeBatchv1Job(r wire.Reader, v *batchv1.Job) error {
@@ -92,7 +92,7 @@ func decodeBatchv1JobList(r wire.Reader, v *batchv1.JobList) error {
 			return err
 		}
 	}
-	return nil
+	return wire.FinishItems(&r, &v.Items)
 }
 
 func decodeBatchv1CronJobSpec(r wire.Reader, v *batchv1.CronJobSpec) error {
@@ -165,9 +165,9 @@ func decodeBatchv1JobSpec(r wire.Reader, v *batchv1.JobSpec) error {
 		case 3:
 			err = wire.SetIntPtr(&r, typ, &v.ActiveDeadlineSeconds)
 		case 11:
-			err = wire.Pointer(&r, typ, &v.PodFailurePolicy, decodeBatchv1PodFailurePolicy)
+			err = wire.ReusedPointer(&r, typ, 11, &v.PodFailurePolicy, decodeBatchv1PodFailurePolicy)
 		case 16:
-			err = wire.Pointer(&r, typ, &v.SuccessPolicy, decodeBatchv1SuccessPolicy)
+			err = wire.ReusedPointer(&r, typ, 16, &v.SuccessPolicy, decodeBatchv1SuccessPolicy)
 		case 7:
 			err = wire.SetIntPtr(&r, typ, &v.BackoffLimit)
 		case 12:
@@ -175,7 +175,7 @@ func decodeBatchv1JobSpec(r wire.Reader, v *batchv1.JobSpec) error {
 		case 13:
 			err = wire.SetIntPtr(&r, typ, &v.MaxFailedIndexes)
 		case 4:
-			err = wire.Pointer(&r, typ, &v.Selector, decodeMetav1LabelSelector)
+			err = wire.ReusedPointer(&r, typ, 4, &v.Selector, decodeMetav1LabelSelector)
 		case 5:
 			err = wire.SetBoolPtr(&r, typ, &v.ManualSelector)
 		case 6:
@@ -191,7 +191,7 @@ func decodeBatchv1JobSpec(r wire.Reader, v *batchv1.JobSpec) error {
 		case 15:
 			err = wire.SetStringPtr(&r, typ, &v.ManagedBy)
 		case 17:
-			err = wire.Pointer(&r, typ, &v.Scheduling, decodeBatchv1JobSchedulingConfiguration)
+			err = wire.ReusedPointer(&r, typ, 17, &v.Scheduling, decodeBatchv1JobSchedulingConfiguration)
 		default:
 			err = r.Skip()
 		}
@@ -270,7 +270,7 @@ func decodeBatchv1PodFailurePolicy(r wire.Reader, v *batchv1.PodFailurePolicy) e
 		}
 		switch num {
 		case 1:
-			err = wire.AppendMessage(&r, typ, 1, &v.Rules, decodeBatchv1PodFailurePolicyRule)
+			err = wire.ReusedRun(&r, typ, 1, &v.Rules, decodeBatchv1PodFailurePolicyRule)
 		default:
 			err = r.Skip()
 		}
@@ -289,7 +289,7 @@ func decodeBatchv1SuccessPolicy(r wire.Reader, v *batchv1.SuccessPolicy) error {
 		}
 		switch num {
 		case 1:
-			err = wire.AppendMessage(&r, typ, 1, &v.Rules, decodeBatchv1SuccessPolicyRule)
+			err = wire.ReusedRun(&r, typ, 1, &v.Rules, decodeBatchv1SuccessPolicyRule)
 		default:
 			err = r.Skip()
 		}
@@ -308,13 +308,13 @@ func decodeBatchv1JobSchedulingConfiguration(r wire.Reader, v *batchv1.JobSchedu
 		}
 		switch num {
 		case 1:
-			err = wire.Pointer(&r, typ, &v.SchedulingPolicy, decodeSchedulingv1alpha3WorkloadPodGroupSchedulingPolicy)
+			err = wire.ReusedPointer(&r, typ, 1, &v.SchedulingPolicy, decodeSchedulingv1alpha3WorkloadPodGroupSchedulingPolicy)
 		case 2:
-			err = wire.Pointer(&r, typ, &v.SchedulingConstraints, decodeSchedulingv1alpha3WorkloadPodGroupSchedulingConstraints)
+			err = wire.ReusedPointer(&r, typ, 2, &v.SchedulingConstraints, decodeSchedulingv1alpha3WorkloadPodGroupSchedulingConstraints)
 		case 3:
-			err = wire.Pointer(&r, typ, &v.DisruptionMode, decodeSchedulingv1alpha3WorkloadPodGroupDisruptionMode)
+			err = wire.ReusedPointer(&r, typ, 3, &v.DisruptionMode, decodeSchedulingv1alpha3WorkloadPodGroupDisruptionMode)
 		case 4:
-			err = wire.AppendMessage(&r, typ, 4, &v.ResourceClaims, decodeSchedulingv1alpha3WorkloadPodGroupResourceClaim)
+			err = wire.ReusedRun(&r, typ, 4, &v.ResourceClaims, decodeSchedulingv1alpha3WorkloadPodGroupResourceClaim)
 		default:
 			err = r.Skip()
 		}
@@ -385,9 +385,9 @@ func decodeBatchv1PodFailurePolicyRule(r wire.Reader, v *batchv1.PodFailurePolic
 		case 1:
 			err = wire.SetString(&r, typ, &v.Action)
 		case 2:
-			err = wire.Pointer(&r, typ, &v.OnExitCodes, decodeBatchv1PodFailurePolicyOnExitCodesRequirement)
+			err = wire.ReusedPointer(&r, typ, 2, &v.OnExitCodes, decodeBatchv1PodFailurePolicyOnExitCodesRequirement)
 		case 3:
-			err = wire.AppendMessage(&r, typ, 3, &v.OnPodConditions, decodeBatchv1PodFailurePolicyOnPodConditionsPattern)
+			err = wire.ReusedRun(&r, typ, 3, &v.OnPodConditions, decodeBatchv1PodFailurePolicyOnPodConditionsPattern)
 		default:
 			err = r.Skip()
 		}

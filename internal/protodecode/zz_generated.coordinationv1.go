@@ -46,7 +46,7 @@ func decodeCoordinationv1LeaseList(r wire.Reader, v *coordinationv1.LeaseList) e
 			return err
 		}
 	}
-	return nil
+	return wire.FinishItems(&r, &v.Items)
 }
 
 func decodeCoordinationv1LeaseSpec(r wire.Reader, v *coordinationv1.LeaseSpec) error {

@@ -67,7 +67,7 @@ func decodeCorev1ComponentStatusList(r wire.Reader, v *corev1.ComponentStatusLis
 			return err
 		}
 	}
-	return nil
+	return wire.FinishItems(&r, &v.Items)
 }
 
 func decodeCorev1ConfigMap(r wire.Reader, v *corev1.ConfigMap) error {
@@ -113,7 +113,7 @@ func decodeCorev1ConfigMapList(r wire.Reader, v *corev1.ConfigMapList) error {
 			return err
 		}
 	}
-	return nil
+	return wire.FinishItems(&r, &v.Items)
 }
 
 func decodeCorev1Endpoints(r wire.Reader, v *corev1.Endpoints) error {
@@ -155,7 +155,7 @@ func decodeCorev1EndpointsList(r wire.Reader, v *corev1.EndpointsList) error {
 			return err
 		}
 	}
-	return nil
+	return wire.FinishItems(&r, &v.Items)
 }
 
 func decodeCorev1Event(r wire.Reader, v *corev1.Event) error {
@@ -223,7 +223,7 @@ func decodeCorev1EventList(r wire.Reader, v *corev1.EventList) error {
 			return err
 		}
 	}
-	return nil
+	return wire.FinishItems(&r, &v.Items)
 }
 
 func decodeCorev1LimitRange(r wire.Reader, v *corev1.LimitRange) error {
@@ -265,7 +265,7 @@ func decodeCorev1LimitRangeList(r wire.Reader, v *corev1.LimitRangeList) error {
 			return err
 		}
 	}
-	return nil
+	return wire.FinishItems(&r, &v.Items)
 }
 
 func decodeCorev1List(r wire.Reader, v *corev1.List) error {
@@ -330,7 +330,7 @@ func decodeCorev1NamespaceList(r wire.Reader, v *corev1.NamespaceList) error {
 			return err
 		}
 	}
-	return nil
+	return wire.FinishItems(&r, &v.Items)
 }
 
 func decodeCorev1Node(r wire.Reader, v *corev1.Node) error {
@@ -374,7 +374,7 @@ func decodeCorev1NodeList(r wire.Reader, v *corev1.NodeList) error {
 			return err
 		}
 	}
-	return nil
+	return wire.FinishItems(&r, &v.Items)
 }
 
 func decodeCorev1NodeProxyOptions(r wire.Reader, v *corev1.NodeProxyOptions) error {
@@ -491,7 +491,7 @@ func decodeCorev1PersistentVolumeClaimList(r wire.Reader, v *corev1.PersistentVo
 			return err
 		}
 	}
-	return nil
+	return wire.FinishItems(&r, &v.Items)
 }
 
 func decodeCorev1PersistentVolumeList(r wire.Reader, v *corev1.PersistentVolumeList) error {
@@ -512,7 +512,7 @@ func decodeCorev1PersistentVolumeList(r wire.Reader, v *corev1.PersistentVolumeL
 			return err
 		}
 	}
-	return nil
+	return wire.FinishItems(&r, &v.Items)
 }
 
 func decodeCorev1Pod(r wire.Reader, v *corev1.Pod) error {
@@ -612,7 +612,7 @@ func decodeCorev1PodList(r wire.Reader, v *corev1.PodList) error {
 			return err
 		}
 	}
-	return nil
+	return wire.FinishItems(&r, &v.Items)
 }
 
 func decodeCorev1PodLogOptions(r wire.Reader, v *corev1.PodLogOptions) error {
@@ -729,7 +729,7 @@ func decodeCorev1PodTemplateList(r wire.Reader, v *corev1.PodTemplateList) error
 			return err
 		}
 	}
-	return nil
+	return wire.FinishItems(&r, &v.Items)
 }
 
 func decodeCorev1RangeAllocation(r wire.Reader, v *corev1.RangeAllocation) error {
@@ -796,7 +796,7 @@ func decodeCorev1ReplicationControllerList(r wire.Reader, v *corev1.ReplicationC
 			return err
 		}
 	}
-	return nil
+	return wire.FinishItems(&r, &v.Items)
 }
 
 func decodeCorev1ResourceQuota(r wire.Reader, v *corev1.ResourceQuota) error {
@@ -840,7 +840,7 @@ func decodeCorev1ResourceQuotaList(r wire.Reader, v *corev1.ResourceQuotaList) e
 			return err
 		}
 	}
-	return nil
+	return wire.FinishItems(&r, &v.Items)
 }
 
 func decodeCorev1Secret(r wire.Reader, v *corev1.Secret) error {
@@ -888,7 +888,7 @@ func decodeCorev1SecretList(r wire.Reader, v *corev1.SecretList) error {
 			return err
 		}
 	}
-	return nil
+	return wire.FinishItems(&r, &v.Items)
 }
 
 func decodeCorev1SerializedReference(r wire.Reader, v *corev1.SerializedReference) error {
@@ -976,7 +976,7 @@ func decodeCorev1ServiceAccountList(r wire.Reader, v *corev1.ServiceAccountList)
 			return err
 		}
 	}
-	return nil
+	return wire.FinishItems(&r, &v.Items)
 }
 
 func decodeCorev1ServiceList(r wire.Reader, v *corev1.ServiceList) error {
@@ -997,7 +997,7 @@ func decodeCorev1ServiceList(r wire.Reader, v *corev1.ServiceList) error {
 			return err
 		}
 	}
-	return nil
+	return wire.FinishItems(&r, &v.Items)
 }
 
 func decodeCorev1ServiceProxyOptions(r wire.Reader, v *corev1.ServiceProxyOptions) error {
@@ -1186,11 +1186,11 @@ func decodeCorev1NodeSpec(r wire.Reader, v *corev1.NodeSpec) error {
 		case 5:
 			err = wire.ReusedRun(&r, typ, 5, &v.Taints, decodeCorev1Taint)
 		case 6:
-			err = wire.Pointer(&r, typ, &v.ConfigSource, decodeCorev1NodeConfigSource)
+			err = wire.ReusedPointer(&r, typ, 6, &v.ConfigSource, decodeCorev1NodeConfigSource)
 		case 2:
 			err = wire.SetString(&r, typ, &v.DoNotUseExternalID)
 		case 8:
-			err = wire.Pointer(&r, typ, &v.PodPreemptionPolicy, decodeCorev1NodePodPreemptionPolicy)
+			err = wire.ReusedPointer(&r, typ, 8, &v.PodPreemptionPolicy, decodeCorev1NodePodPreemptionPolicy)
 		default:
 			err = r.Skip()
 		}
@@ -1260,7 +1260,7 @@ func decodeCorev1PersistentVolumeSpec(r wire.Reader, v *corev1.PersistentVolumeS
 		case 3:
 			err = wire.AppendString(&r, typ, 3, &v.AccessModes)
 		case 4:
-			err = wire.Pointer(&r, typ, &v.ClaimRef, decodeCorev1ObjectReference)
+			err = wire.ReusedPointer(&r, typ, 4, &v.ClaimRef, decodeCorev1ObjectReference)
 		case 5:
 			err = wire.SetString(&r, typ, &v.PersistentVolumeReclaimPolicy)
 		case 6:
@@ -1270,7 +1270,7 @@ func decodeCorev1PersistentVolumeSpec(r wire.Reader, v *corev1.PersistentVolumeS
 		case 8:
 			err = wire.SetStringPtr(&r, typ, &v.VolumeMode)
 		case 9:
-			err = wire.Pointer(&r, typ, &v.NodeAffinity, decodeCorev1VolumeNodeAffinity)
+			err = wire.ReusedPointer(&r, typ, 9, &v.NodeAffinity, decodeCorev1VolumeNodeAffinity)
 		case 10:
 			err = wire.SetStringPtr(&r, typ, &v.VolumeAttributesClassName)
 		default:
@@ -1318,7 +1318,7 @@ func decodeCorev1PersistentVolumeClaimSpec(r wire.Reader, v *corev1.PersistentVo
 		case 1:
 			err = wire.AppendString(&r, typ, 1, &v.AccessModes)
 		case 4:
-			err = wire.Pointer(&r, typ, &v.Selector, decodeMetav1LabelSelector)
+			err = wire.ReusedPointer(&r, typ, 4, &v.Selector, decodeMetav1LabelSelector)
 		case 2:
 			err = wire.Embedded(&r, typ, &v.Resources, decodeCorev1VolumeResourceRequirements)
 		case 3:
@@ -1328,9 +1328,9 @@ func decodeCorev1PersistentVolumeClaimSpec(r wire.Reader, v *corev1.PersistentVo
 		case 6:
 			err = wire.SetStringPtr(&r, typ, &v.VolumeMode)
 		case 7:
-			err = wire.Pointer(&r, typ, &v.DataSource, decodeCorev1TypedLocalObjectReference)
+			err = wire.ReusedPointer(&r, typ, 7, &v.DataSource, decodeCorev1TypedLocalObjectReference)
 		case 8:
-			err = wire.Pointer(&r, typ, &v.DataSourceRef, decodeCorev1TypedObjectReference)
+			err = wire.ReusedPointer(&r, typ, 8, &v.DataSourceRef, decodeCorev1TypedObjectReference)
 		case 9:
 			err = wire.SetStringPtr(&r, typ, &v.VolumeAttributesClassName)
 		default:
@@ -1420,7 +1420,7 @@ func decodeCorev1PodSpec(r wire.Reader, v *corev1.PodSpec) error {
 		case 27:
 			err = wire.SetBoolPtr(&r, typ, &v.ShareProcessNamespace)
 		case 14:
-			err = wire.Pointer(&r, typ, &v.SecurityContext, decodeCorev1PodSecurityContext)
+			err = wire.ReusedPointer(&r, typ, 14, &v.SecurityContext, decodeCorev1PodSecurityContext)
 		case 15:
 			err = wire.ReusedRun(&r, typ, 15, &v.ImagePullSecrets, decodeCorev1LocalObjectReference)
 		case 16:
@@ -1428,7 +1428,7 @@ func decodeCorev1PodSpec(r wire.Reader, v *corev1.PodSpec) error {
 		case 17:
 			err = wire.SetString(&r, typ, &v.Subdomain)
 		case 18:
-			err = wire.Pointer(&r, typ, &v.Affinity, decodeCorev1Affinity)
+			err = wire.ReusedPointer(&r, typ, 18, &v.Affinity, decodeCorev1Affinity)
 		case 19:
 			err = wire.SetString(&r, typ, &v.SchedulerName)
 		case 22:
@@ -1440,7 +1440,7 @@ func decodeCorev1PodSpec(r wire.Reader, v *corev1.PodSpec) error {
 		case 25:
 			err = wire.SetIntPtr(&r, typ, &v.Priority)
 		case 26:
-			err = wire.Pointer(&r, typ, &v.DNSConfig, decodeCorev1PodDNSConfig)
+			err = wire.ReusedPointer(&r, typ, 26, &v.DNSConfig, decodeCorev1PodDNSConfig)
 		case 28:
 			err = wire.ReusedRun(&r, typ, 28, &v.ReadinessGates, decodeCorev1PodReadinessGate)
 		case 29:
@@ -1456,7 +1456,7 @@ func decodeCorev1PodSpec(r wire.Reader, v *corev1.PodSpec) error {
 		case 35:
 			err = wire.SetBoolPtr(&r, typ, &v.SetHostnameAsFQDN)
 		case 36:
-			err = wire.Pointer(&r, typ, &v.OS, decodeCorev1PodOS)
+			err = wire.ReusedPointer(&r, typ, 36, &v.OS, decodeCorev1PodOS)
 		case 37:
 			err = wire.SetBoolPtr(&r, typ, &v.HostUsers)
 		case 38:
@@ -1464,11 +1464,11 @@ func decodeCorev1PodSpec(r wire.Reader, v *corev1.PodSpec) error {
 		case 39:
 			err = wire.ReusedRun(&r, typ, 39, &v.ResourceClaims, decodeCorev1PodResourceClaim)
 		case 40:
-			err = wire.Pointer(&r, typ, &v.Resources, decodeCorev1ResourceRequirements)
+			err = wire.ReusedPointer(&r, typ, 40, &v.Resources, decodeCorev1ResourceRequirements)
 		case 41:
 			err = wire.SetStringPtr(&r, typ, &v.HostnameOverride)
 		case 43:
-			err = wire.Pointer(&r, typ, &v.SchedulingGroup, decodeCorev1PodSchedulingGroup)
+			err = wire.ReusedPointer(&r, typ, 43, &v.SchedulingGroup, decodeCorev1PodSchedulingGroup)
 		case 44:
 			err = wire.ReusedRun(&r, typ, 44, &v.EvictionResponders, decodeCorev1EvictionResponder)
 		default:
@@ -1577,7 +1577,7 @@ func decodeCorev1ReplicationControllerSpec(r wire.Reader, v *corev1.ReplicationC
 		case 2:
 			err = wire.StringMap(&r, typ, 2, &v.Selector)
 		case 3:
-			err = wire.Pointer(&r, typ, &v.Template, decodeCorev1PodTemplateSpec)
+			err = wire.ReusedPointer(&r, typ, 3, &v.Template, decodeCorev1PodTemplateSpec)
 		default:
 			err = r.Skip()
 		}
@@ -1629,7 +1629,7 @@ func decodeCorev1ResourceQuotaSpec(r wire.Reader, v *corev1.ResourceQuotaSpec) e
 		case 2:
 			err = wire.AppendString(&r, typ, 2, &v.Scopes)
 		case 3:
-			err = wire.Pointer(&r, typ, &v.ScopeSelector, decodeCorev1ScopeSelector)
+			err = wire.ReusedPointer(&r, typ, 3, &v.ScopeSelector, decodeCorev1ScopeSelector)
 		default:
 			err = r.Skip()
 		}
@@ -1695,7 +1695,7 @@ func decodeCorev1ServiceSpec(r wire.Reader, v *corev1.ServiceSpec) error {
 		case 13:
 			err = wire.SetBool(&r, typ, &v.PublishNotReadyAddresses)
 		case 14:
-			err = wire.Pointer(&r, typ, &v.SessionAffinityConfig, decodeCorev1SessionAffinityConfig)
+			err = wire.ReusedPointer(&r, typ, 14, &v.SessionAffinityConfig, decodeCorev1SessionAffinityConfig)
 		case 19:
 			err = wire.AppendString(&r, typ, 19, &v.IPFamilies)
 		case 17:
@@ -1897,7 +1897,7 @@ func decodeCorev1NodeConfigSource(r wire.Reader, v *corev1.NodeConfigSource) err
 		}
 		switch num {
 		case 2:
-			err = wire.Pointer(&r, typ, &v.ConfigMap, decodeCorev1ConfigMapNodeConfigSource)
+			err = wire.ReusedPointer(&r, typ, 2, &v.ConfigMap, decodeCorev1ConfigMapNodeConfigSource)
 		default:
 			err = r.Skip()
 		}
@@ -2152,49 +2152,49 @@ func decodeCorev1PersistentVolumeSource(r wire.Reader, v *corev1.PersistentVolum
 		}
 		switch num {
 		case 1:
-			err = wire.Pointer(&r, typ, &v.GCEPersistentDisk, decodeCorev1GCEPersistentDiskVolumeSource)
+			err = wire.ReusedPointer(&r, typ, 1, &v.GCEPersistentDisk, decodeCorev1GCEPersistentDiskVolumeSource)
 		case 2:
-			err = wire.Pointer(&r, typ, &v.AWSElasticBlockStore, decodeCorev1AWSElasticBlockStoreVolumeSource)
+			err = wire.ReusedPointer(&r, typ, 2, &v.AWSElasticBlockStore, decodeCorev1AWSElasticBlockStoreVolumeSource)
 		case 3:
-			err = wire.Pointer(&r, typ, &v.HostPath, decodeCorev1HostPathVolumeSource)
+			err = wire.ReusedPointer(&r, typ, 3, &v.HostPath, decodeCorev1HostPathVolumeSource)
 		case 4:
-			err = wire.Pointer(&r, typ, &v.Glusterfs, decodeCorev1GlusterfsPersistentVolumeSource)
+			err = wire.ReusedPointer(&r, typ, 4, &v.Glusterfs, decodeCorev1GlusterfsPersistentVolumeSource)
 		case 5:
-			err = wire.Pointer(&r, typ, &v.NFS, decodeCorev1NFSVolumeSource)
+			err = wire.ReusedPointer(&r, typ, 5, &v.NFS, decodeCorev1NFSVolumeSource)
 		case 6:
-			err = wire.Pointer(&r, typ, &v.RBD, decodeCorev1RBDPersistentVolumeSource)
+			err = wire.ReusedPointer(&r, typ, 6, &v.RBD, decodeCorev1RBDPersistentVolumeSource)
 		case 7:
-			err = wire.Pointer(&r, typ, &v.ISCSI, decodeCorev1ISCSIPersistentVolumeSource)
+			err = wire.ReusedPointer(&r, typ, 7, &v.ISCSI, decodeCorev1ISCSIPersistentVolumeSource)
 		case 8:
-			err = wire.Pointer(&r, typ, &v.Cinder, decodeCorev1CinderPersistentVolumeSource)
+			err = wire.ReusedPointer(&r, typ, 8, &v.Cinder, decodeCorev1CinderPersistentVolumeSource)
 		case 9:
-			err = wire.Pointer(&r, typ, &v.CephFS, decodeCorev1CephFSPersistentVolumeSource)
+			err = wire.ReusedPointer(&r, typ, 9, &v.CephFS, decodeCorev1CephFSPersistentVolumeSource)
 		case 10:
-			err = wire.Pointer(&r, typ, &v.FC, decodeCorev1FCVolumeSource)
+			err = wire.ReusedPointer(&r, typ, 10, &v.FC, decodeCorev1FCVolumeSource)
 		case 11:
-			err = wire.Pointer(&r, typ, &v.Flocker, decodeCorev1FlockerVolumeSource)
+			err = wire.ReusedPointer(&r, typ, 11, &v.Flocker, decodeCorev1FlockerVolumeSource)
 		case 12:
-			err = wire.Pointer(&r, typ, &v.FlexVolume, decodeCorev1FlexPersistentVolumeSource)
+			err = wire.ReusedPointer(&r, typ, 12, &v.FlexVolume, decodeCorev1FlexPersistentVolumeSource)
 		case 13:
-			err = wire.Pointer(&r, typ, &v.AzureFile, decodeCorev1AzureFilePersistentVolumeSource)
+			err = wire.ReusedPointer(&r, typ, 13, &v.AzureFile, decodeCorev1AzureFilePersistentVolumeSource)
 		case 14:
-			err = wire.Pointer(&r, typ, &v.VsphereVolume, decodeCorev1VsphereVirtualDiskVolumeSource)
+			err = wire.ReusedPointer(&r, typ, 14, &v.VsphereVolume, decodeCorev1VsphereVirtualDiskVolumeSource)
 		case 15:
-			err = wire.Pointer(&r, typ, &v.Quobyte, decodeCorev1QuobyteVolumeSource)
+			err = wire.ReusedPointer(&r, typ, 15, &v.Quobyte, decodeCorev1QuobyteVolumeSource)
 		case 16:
-			err = wire.Pointer(&r, typ, &v.AzureDisk, decodeCorev1AzureDiskVolumeSource)
+			err = wire.ReusedPointer(&r, typ, 16, &v.AzureDisk, decodeCorev1AzureDiskVolumeSource)
 		case 17:
-			err = wire.Pointer(&r, typ, &v.PhotonPersistentDisk, decodeCorev1PhotonPersistentDiskVolumeSource)
+			err = wire.ReusedPointer(&r, typ, 17, &v.PhotonPersistentDisk, decodeCorev1PhotonPersistentDiskVolumeSource)
 		case 18:
-			err = wire.Pointer(&r, typ, &v.PortworxVolume, decodeCorev1PortworxVolumeSource)
+			err = wire.ReusedPointer(&r, typ, 18, &v.PortworxVolume, decodeCorev1PortworxVolumeSource)
 		case 19:
-			err = wire.Pointer(&r, typ, &v.ScaleIO, decodeCorev1ScaleIOPersistentVolumeSource)
+			err = wire.ReusedPointer(&r, typ, 19, &v.ScaleIO, decodeCorev1ScaleIOPersistentVolumeSource)
 		case 20:
-			err = wire.Pointer(&r, typ, &v.Local, decodeCorev1LocalVolumeSource)
+			err = wire.ReusedPointer(&r, typ, 20, &v.Local, decodeCorev1LocalVolumeSource)
 		case 21:
-			err = wire.Pointer(&r, typ, &v.StorageOS, decodeCorev1StorageOSPersistentVolumeSource)
+			err = wire.ReusedPointer(&r, typ, 21, &v.StorageOS, decodeCorev1StorageOSPersistentVolumeSource)
 		case 22:
-			err = wire.Pointer(&r, typ, &v.CSI, decodeCorev1CSIPersistentVolumeSource)
+			err = wire.ReusedPointer(&r, typ, 22, &v.CSI, decodeCorev1CSIPersistentVolumeSource)
 		default:
 			err = r.Skip()
 		}
@@ -2213,7 +2213,7 @@ func decodeCorev1VolumeNodeAffinity(r wire.Reader, v *corev1.VolumeNodeAffinity)
 		}
 		switch num {
 		case 1:
-			err = wire.Pointer(&r, typ, &v.Required, decodeCorev1NodeSelector)
+			err = wire.ReusedPointer(&r, typ, 1, &v.Required, decodeCorev1NodeSelector)
 		default:
 			err = r.Skip()
 		}
@@ -2403,31 +2403,31 @@ func decodeCorev1Container(r wire.Reader, v *corev1.Container) error {
 		case 5:
 			err = wire.SetString(&r, typ, &v.WorkingDir)
 		case 6:
-			err = wire.AppendMessage(&r, typ, 6, &v.Ports, decodeCorev1ContainerPort)
+			err = wire.ReusedRun(&r, typ, 6, &v.Ports, decodeCorev1ContainerPort)
 		case 19:
-			err = wire.AppendMessage(&r, typ, 19, &v.EnvFrom, decodeCorev1EnvFromSource)
+			err = wire.ReusedRun(&r, typ, 19, &v.EnvFrom, decodeCorev1EnvFromSource)
 		case 7:
-			err = wire.AppendMessage(&r, typ, 7, &v.Env, decodeCorev1EnvVar)
+			err = wire.ReusedRun(&r, typ, 7, &v.Env, decodeCorev1EnvVar)
 		case 8:
 			err = wire.Embedded(&r, typ, &v.Resources, decodeCorev1ResourceRequirements)
 		case 23:
-			err = wire.AppendMessage(&r, typ, 23, &v.ResizePolicy, decodeCorev1ContainerResizePolicy)
+			err = wire.ReusedRun(&r, typ, 23, &v.ResizePolicy, decodeCorev1ContainerResizePolicy)
 		case 24:
 			err = wire.SetStringPtr(&r, typ, &v.RestartPolicy)
 		case 25:
-			err = wire.AppendMessage(&r, typ, 25, &v.RestartPolicyRules, decodeCorev1ContainerRestartRule)
+			err = wire.ReusedRun(&r, typ, 25, &v.RestartPolicyRules, decodeCorev1ContainerRestartRule)
 		case 9:
-			err = wire.AppendMessage(&r, typ, 9, &v.VolumeMounts, decodeCorev1VolumeMount)
+			err = wire.ReusedRun(&r, typ, 9, &v.VolumeMounts, decodeCorev1VolumeMount)
 		case 21:
-			err = wire.AppendMessage(&r, typ, 21, &v.VolumeDevices, decodeCorev1VolumeDevice)
+			err = wire.ReusedRun(&r, typ, 21, &v.VolumeDevices, decodeCorev1VolumeDevice)
 		case 10:
-			err = wire.Pointer(&r, typ, &v.LivenessProbe, decodeCorev1Probe)
+			err = wire.ReusedPointer(&r, typ, 10, &v.LivenessProbe, decodeCorev1Probe)
 		case 11:
-			err = wire.Pointer(&r, typ, &v.ReadinessProbe, decodeCorev1Probe)
+			err = wire.ReusedPointer(&r, typ, 11, &v.ReadinessProbe, decodeCorev1Probe)
 		case 22:
-			err = wire.Pointer(&r, typ, &v.StartupProbe, decodeCorev1Probe)
+			err = wire.ReusedPointer(&r, typ, 22, &v.StartupProbe, decodeCorev1Probe)
 		case 12:
-			err = wire.Pointer(&r, typ, &v.Lifecycle, decodeCorev1Lifecycle)
+			err = wire.ReusedPointer(&r, typ, 12, &v.Lifecycle, decodeCorev1Lifecycle)
 		case 13:
 			err = wire.SetString(&r, typ, &v.TerminationMessagePath)
 		case 20:
@@ -2435,7 +2435,7 @@ func decodeCorev1Container(r wire.Reader, v *corev1.Container) error {
 		case 14:
 			err = wire.SetString(&r, typ, &v.ImagePullPolicy)
 		case 15:
-			err = wire.Pointer(&r, typ, &v.SecurityContext, decodeCorev1SecurityContext)
+			err = wire.ReusedPointer(&r, typ, 15, &v.SecurityContext, decodeCorev1SecurityContext)
 		case 16:
 			err = wire.SetBool(&r, typ, &v.Stdin)
 		case 17:
@@ -2481,9 +2481,9 @@ func decodeCorev1PodSecurityContext(r wire.Reader, v *corev1.PodSecurityContext)
 		}
 		switch num {
 		case 1:
-			err = wire.Pointer(&r, typ, &v.SELinuxOptions, decodeCorev1SELinuxOptions)
+			err = wire.ReusedPointer(&r, typ, 1, &v.SELinuxOptions, decodeCorev1SELinuxOptions)
 		case 8:
-			err = wire.Pointer(&r, typ, &v.WindowsOptions, decodeCorev1WindowsSecurityContextOptions)
+			err = wire.ReusedPointer(&r, typ, 8, &v.WindowsOptions, decodeCorev1WindowsSecurityContextOptions)
 		case 2:
 			err = wire.SetIntPtr(&r, typ, &v.RunAsUser)
 		case 6:
@@ -2497,13 +2497,13 @@ func decodeCorev1PodSecurityContext(r wire.Reader, v *corev1.PodSecurityContext)
 		case 5:
 			err = wire.SetIntPtr(&r, typ, &v.FSGroup)
 		case 7:
-			err = wire.AppendMessage(&r, typ, 7, &v.Sysctls, decodeCorev1Sysctl)
+			err = wire.ReusedRun(&r, typ, 7, &v.Sysctls, decodeCorev1Sysctl)
 		case 9:
 			err = wire.SetStringPtr(&r, typ, &v.FSGroupChangePolicy)
 		case 10:
-			err = wire.Pointer(&r, typ, &v.SeccompProfile, decodeCorev1SeccompProfile)
+			err = wire.ReusedPointer(&r, typ, 10, &v.SeccompProfile, decodeCorev1SeccompProfile)
 		case 11:
-			err = wire.Pointer(&r, typ, &v.AppArmorProfile, decodeCorev1AppArmorProfile)
+			err = wire.ReusedPointer(&r, typ, 11, &v.AppArmorProfile, decodeCorev1AppArmorProfile)
 		case 13:
 			err = wire.SetStringPtr(&r, typ, &v.SELinuxChangePolicy)
 		default:
@@ -2524,11 +2524,11 @@ func decodeCorev1Affinity(r wire.Reader, v *corev1.Affinity) error {
 		}
 		switch num {
 		case 1:
-			err = wire.Pointer(&r, typ, &v.NodeAffinity, decodeCorev1NodeAffinity)
+			err = wire.ReusedPointer(&r, typ, 1, &v.NodeAffinity, decodeCorev1NodeAffinity)
 		case 2:
-			err = wire.Pointer(&r, typ, &v.PodAffinity, decodeCorev1PodAffinity)
+			err = wire.ReusedPointer(&r, typ, 2, &v.PodAffinity, decodeCorev1PodAffinity)
 		case 3:
-			err = wire.Pointer(&r, typ, &v.PodAntiAffinity, decodeCorev1PodAntiAffinity)
+			err = wire.ReusedPointer(&r, typ, 3, &v.PodAntiAffinity, decodeCorev1PodAntiAffinity)
 		default:
 			err = r.Skip()
 		}
@@ -2599,7 +2599,7 @@ func decodeCorev1PodDNSConfig(r wire.Reader, v *corev1.PodDNSConfig) error {
 		case 2:
 			err = wire.AppendString(&r, typ, 2, &v.Searches)
 		case 3:
-			err = wire.AppendMessage(&r, typ, 3, &v.Options, decodeCorev1PodDNSConfigOption)
+			err = wire.ReusedRun(&r, typ, 3, &v.Options, decodeCorev1PodDNSConfigOption)
 		default:
 			err = r.Skip()
 		}
@@ -2643,7 +2643,7 @@ func decodeCorev1TopologySpreadConstraint(r wire.Reader, v *corev1.TopologySprea
 		case 3:
 			err = wire.SetString(&r, typ, &v.WhenUnsatisfiable)
 		case 4:
-			err = wire.Pointer(&r, typ, &v.LabelSelector, decodeMetav1LabelSelector)
+			err = wire.ReusedPointer(&r, typ, 4, &v.LabelSelector, decodeMetav1LabelSelector)
 		case 5:
 			err = wire.SetIntPtr(&r, typ, &v.MinDomains)
 		case 6:
@@ -2735,7 +2735,7 @@ func decodeCorev1ResourceRequirements(r wire.Reader, v *corev1.ResourceRequireme
 		case 2:
 			err = wire.QuantityMap(&r, typ, 2, &v.Requests)
 		case 3:
-			err = wire.AppendMessage(&r, typ, 3, &v.Claims, decodeCorev1ResourceClaim)
+			err = wire.ReusedRun(&r, typ, 3, &v.Claims, decodeCorev1ResourceClaim)
 		default:
 			err = r.Skip()
 		}
@@ -3027,7 +3027,7 @@ func decodeCorev1ScopeSelector(r wire.Reader, v *corev1.ScopeSelector) error {
 		}
 		switch num {
 		case 1:
-			err = wire.AppendMessage(&r, typ, 1, &v.MatchExpressions, decodeCorev1ScopedResourceSelectorRequirement)
+			err = wire.ReusedRun(&r, typ, 1, &v.MatchExpressions, decodeCorev1ScopedResourceSelectorRequirement)
 		default:
 			err = r.Skip()
 		}
@@ -3075,7 +3075,7 @@ func decodeCorev1SessionAffinityConfig(r wire.Reader, v *corev1.SessionAffinityC
 		}
 		switch num {
 		case 1:
-			err = wire.Pointer(&r, typ, &v.ClientIP, decodeCorev1ClientIPConfig)
+			err = wire.ReusedPointer(&r, typ, 1, &v.ClientIP, decodeCorev1ClientIPConfig)
 		default:
 			err = r.Skip()
 		}
@@ -3330,7 +3330,7 @@ func decodeCorev1RBDPersistentVolumeSource(r wire.Reader, v *corev1.RBDPersisten
 		case 6:
 			err = wire.SetString(&r, typ, &v.Keyring)
 		case 7:
-			err = wire.Pointer(&r, typ, &v.SecretRef, decodeCorev1SecretReference)
+			err = wire.ReusedPointer(&r, typ, 7, &v.SecretRef, decodeCorev1SecretReference)
 		case 8:
 			err = wire.SetBool(&r, typ, &v.ReadOnly)
 		default:
@@ -3369,7 +3369,7 @@ func decodeCorev1ISCSIPersistentVolumeSource(r wire.Reader, v *corev1.ISCSIPersi
 		case 11:
 			err = wire.SetBool(&r, typ, &v.SessionCHAPAuth)
 		case 10:
-			err = wire.Pointer(&r, typ, &v.SecretRef, decodeCorev1SecretReference)
+			err = wire.ReusedPointer(&r, typ, 10, &v.SecretRef, decodeCorev1SecretReference)
 		case 12:
 			err = wire.SetStringPtr(&r, typ, &v.InitiatorName)
 		default:
@@ -3396,7 +3396,7 @@ func decodeCorev1CinderPersistentVolumeSource(r wire.Reader, v *corev1.CinderPer
 		case 3:
 			err = wire.SetBool(&r, typ, &v.ReadOnly)
 		case 4:
-			err = wire.Pointer(&r, typ, &v.SecretRef, decodeCorev1SecretReference)
+			err = wire.ReusedPointer(&r, typ, 4, &v.SecretRef, decodeCorev1SecretReference)
 		default:
 			err = r.Skip()
 		}
@@ -3423,7 +3423,7 @@ func decodeCorev1CephFSPersistentVolumeSource(r wire.Reader, v *corev1.CephFSPer
 		case 4:
 			err = wire.SetString(&r, typ, &v.SecretFile)
 		case 5:
-			err = wire.Pointer(&r, typ, &v.SecretRef, decodeCorev1SecretReference)
+			err = wire.ReusedPointer(&r, typ, 5, &v.SecretRef, decodeCorev1SecretReference)
 		case 6:
 			err = wire.SetBool(&r, typ, &v.ReadOnly)
 		default:
@@ -3496,7 +3496,7 @@ func decodeCorev1FlexPersistentVolumeSource(r wire.Reader, v *corev1.FlexPersist
 		case 2:
 			err = wire.SetString(&r, typ, &v.FSType)
 		case 3:
-			err = wire.Pointer(&r, typ, &v.SecretRef, decodeCorev1SecretReference)
+			err = wire.ReusedPointer(&r, typ, 3, &v.SecretRef, decodeCorev1SecretReference)
 		case 4:
 			err = wire.SetBool(&r, typ, &v.ReadOnly)
 		case 5:
@@ -3675,7 +3675,7 @@ func decodeCorev1ScaleIOPersistentVolumeSource(r wire.Reader, v *corev1.ScaleIOP
 		case 2:
 			err = wire.SetString(&r, typ, &v.System)
 		case 3:
-			err = wire.Pointer(&r, typ, &v.SecretRef, decodeCorev1SecretReference)
+			err = wire.ReusedPointer(&r, typ, 3, &v.SecretRef, decodeCorev1SecretReference)
 		case 4:
 			err = wire.SetBool(&r, typ, &v.SSLEnabled)
 		case 5:
@@ -3737,7 +3737,7 @@ func decodeCorev1StorageOSPersistentVolumeSource(r wire.Reader, v *corev1.Storag
 		case 4:
 			err = wire.SetBool(&r, typ, &v.ReadOnly)
 		case 5:
-			err = wire.Pointer(&r, typ, &v.SecretRef, decodeCorev1ObjectReference)
+			err = wire.ReusedPointer(&r, typ, 5, &v.SecretRef, decodeCorev1ObjectReference)
 		default:
 			err = r.Skip()
 		}
@@ -3766,15 +3766,15 @@ func decodeCorev1CSIPersistentVolumeSource(r wire.Reader, v *corev1.CSIPersisten
 		case 5:
 			err = wire.StringMap(&r, typ, 5, &v.VolumeAttributes)
 		case 6:
-			err = wire.Pointer(&r, typ, &v.ControllerPublishSecretRef, decodeCorev1SecretReference)
+			err = wire.ReusedPointer(&r, typ, 6, &v.ControllerPublishSecretRef, decodeCorev1SecretReference)
 		case 7:
-			err = wire.Pointer(&r, typ, &v.NodeStageSecretRef, decodeCorev1SecretReference)
+			err = wire.ReusedPointer(&r, typ, 7, &v.NodeStageSecretRef, decodeCorev1SecretReference)
 		case 8:
-			err = wire.Pointer(&r, typ, &v.NodePublishSecretRef, decodeCorev1SecretReference)
+			err = wire.ReusedPointer(&r, typ, 8, &v.NodePublishSecretRef, decodeCorev1SecretReference)
 		case 9:
-			err = wire.Pointer(&r, typ, &v.ControllerExpandSecretRef, decodeCorev1SecretReference)
+			err = wire.ReusedPointer(&r, typ, 9, &v.ControllerExpandSecretRef, decodeCorev1SecretReference)
 		case 10:
-			err = wire.Pointer(&r, typ, &v.NodeExpandSecretRef, decodeCorev1SecretReference)
+			err = wire.ReusedPointer(&r, typ, 10, &v.NodeExpandSecretRef, decodeCorev1SecretReference)
 		default:
 			err = r.Skip()
 		}
@@ -3793,7 +3793,7 @@ func decodeCorev1NodeSelector(r wire.Reader, v *corev1.NodeSelector) error {
 		}
 		switch num {
 		case 1:
-			err = wire.AppendMessage(&r, typ, 1, &v.NodeSelectorTerms, decodeCorev1NodeSelectorTerm)
+			err = wire.ReusedRun(&r, typ, 1, &v.NodeSelectorTerms, decodeCorev1NodeSelectorTerm)
 		default:
 			err = r.Skip()
 		}
@@ -3835,65 +3835,65 @@ func decodeCorev1VolumeSource(r wire.Reader, v *corev1.VolumeSource) error {
 		}
 		switch num {
 		case 1:
-			err = wire.Pointer(&r, typ, &v.HostPath, decodeCorev1HostPathVolumeSource)
+			err = wire.ReusedPointer(&r, typ, 1, &v.HostPath, decodeCorev1HostPathVolumeSource)
 		case 2:
-			err = wire.Pointer(&r, typ, &v.EmptyDir, decodeCorev1EmptyDirVolumeSource)
+			err = wire.ReusedPointer(&r, typ, 2, &v.EmptyDir, decodeCorev1EmptyDirVolumeSource)
 		case 3:
-			err = wire.Pointer(&r, typ, &v.GCEPersistentDisk, decodeCorev1GCEPersistentDiskVolumeSource)
+			err = wire.ReusedPointer(&r, typ, 3, &v.GCEPersistentDisk, decodeCorev1GCEPersistentDiskVolumeSource)
 		case 4:
-			err = wire.Pointer(&r, typ, &v.AWSElasticBlockStore, decodeCorev1AWSElasticBlockStoreVolumeSource)
+			err = wire.ReusedPointer(&r, typ, 4, &v.AWSElasticBlockStore, decodeCorev1AWSElasticBlockStoreVolumeSource)
 		case 5:
-			err = wire.Pointer(&r, typ, &v.GitRepo, decodeCorev1GitRepoVolumeSource)
+			err = wire.ReusedPointer(&r, typ, 5, &v.GitRepo, decodeCorev1GitRepoVolumeSource)
 		case 6:
-			err = wire.Pointer(&r, typ, &v.Secret, decodeCorev1SecretVolumeSource)
+			err = wire.ReusedPointer(&r, typ, 6, &v.Secret, decodeCorev1SecretVolumeSource)
 		case 7:
-			err = wire.Pointer(&r, typ, &v.NFS, decodeCorev1NFSVolumeSource)
+			err = wire.ReusedPointer(&r, typ, 7, &v.NFS, decodeCorev1NFSVolumeSource)
 		case 8:
-			err = wire.Pointer(&r, typ, &v.ISCSI, decodeCorev1ISCSIVolumeSource)
+			err = wire.ReusedPointer(&r, typ, 8, &v.ISCSI, decodeCorev1ISCSIVolumeSource)
 		case 9:
-			err = wire.Pointer(&r, typ, &v.Glusterfs, decodeCorev1GlusterfsVolumeSource)
+			err = wire.ReusedPointer(&r, typ, 9, &v.Glusterfs, decodeCorev1GlusterfsVolumeSource)
 		case 10:
-			err = wire.Pointer(&r, typ, &v.PersistentVolumeClaim, decodeCorev1PersistentVolumeClaimVolumeSource)
+			err = wire.ReusedPointer(&r, typ, 10, &v.PersistentVolumeClaim, decodeCorev1PersistentVolumeClaimVolumeSource)
 		case 11:
-			err = wire.Pointer(&r, typ, &v.RBD, decodeCorev1RBDVolumeSource)
+			err = wire.ReusedPointer(&r, typ, 11, &v.RBD, decodeCorev1RBDVolumeSource)
 		case 12:
-			err = wire.Pointer(&r, typ, &v.FlexVolume, decodeCorev1FlexVolumeSource)
+			err = wire.ReusedPointer(&r, typ, 12, &v.FlexVolume, decodeCorev1FlexVolumeSource)
 		case 13:
-			err = wire.Pointer(&r, typ, &v.Cinder, decodeCorev1CinderVolumeSource)
+			err = wire.ReusedPointer(&r, typ, 13, &v.Cinder, decodeCorev1CinderVolumeSource)
 		case 14:
-			err = wire.Pointer(&r, typ, &v.CephFS, decodeCorev1CephFSVolumeSource)
+			err = wire.ReusedPointer(&r, typ, 14, &v.CephFS, decodeCorev1CephFSVolumeSource)
 		case 15:
-			err = wire.Pointer(&r, typ, &v.Flocker, decodeCorev1FlockerVolumeSource)
+			err = wire.ReusedPointer(&r, typ, 15, &v.Flocker, decodeCorev1FlockerVolumeSource)
 		case 16:
-			err = wire.Pointer(&r, typ, &v.DownwardAPI, decodeCorev1DownwardAPIVolumeSource)
+			err = wire.ReusedPointer(&r, typ, 16, &v.DownwardAPI, decodeCorev1DownwardAPIVolumeSource)
 		case 17:
-			err = wire.Pointer(&r, typ, &v.FC, decodeCorev1FCVolumeSource)
+			err = wire.ReusedPointer(&r, typ, 17, &v.FC, decodeCorev1FCVolumeSource)
 		case 18:
-			err = wire.Pointer(&r, typ, &v.AzureFile, decodeCorev1AzureFileVolumeSource)
+			err = wire.ReusedPointer(&r, typ, 18, &v.AzureFile, decodeCorev1AzureFileVolumeSource)
 		case 19:
-			err = wire.Pointer(&r, typ, &v.ConfigMap, decodeCorev1ConfigMapVolumeSource)
+			err = wire.ReusedPointer(&r, typ, 19, &v.ConfigMap, decodeCorev1ConfigMapVolumeSource)
 		case 20:
-			err = wire.Pointer(&r, typ, &v.VsphereVolume, decodeCorev1VsphereVirtualDiskVolumeSource)
+			err = wire.ReusedPointer(&r, typ, 20, &v.VsphereVolume, decodeCorev1VsphereVirtualDiskVolumeSource)
 		case 21:
-			err = wire.Pointer(&r, typ, &v.Quobyte, decodeCorev1QuobyteVolumeSource)
+			err = wire.ReusedPointer(&r, typ, 21, &v.Quobyte, decodeCorev1QuobyteVolumeSource)
 		case 22:
-			err = wire.Pointer(&r, typ, &v.AzureDisk, decodeCorev1AzureDiskVolumeSource)
+			err = wire.ReusedPointer(&r, typ, 22, &v.AzureDisk, decodeCorev1AzureDiskVolumeSource)
 		case 23:
-			err = wire.Pointer(&r, typ, &v.PhotonPersistentDisk, decodeCorev1PhotonPersistentDiskVolumeSource)
+			err = wire.ReusedPointer(&r, typ, 23, &v.PhotonPersistentDisk, decodeCorev1PhotonPersistentDiskVolumeSource)
 		case 26:
-			err = wire.Pointer(&r, typ, &v.Projected, decodeCorev1ProjectedVolumeSource)
+			err = wire.ReusedPointer(&r, typ, 26, &v.Projected, decodeCorev1ProjectedVolumeSource)
 		case 24:
-			err = wire.Pointer(&r, typ, &v.PortworxVolume, decodeCorev1PortworxVolumeSource)
+			err = wire.ReusedPointer(&r, typ, 24, &v.PortworxVolume, decodeCorev1PortworxVolumeSource)
 		case 25:
-			err = wire.Pointer(&r, typ, &v.ScaleIO, decodeCorev1ScaleIOVolumeSource)
+			err = wire.ReusedPointer(&r, typ, 25, &v.ScaleIO, decodeCorev1ScaleIOVolumeSource)
 		case 27:
-			err = wire.Pointer(&r, typ, &v.StorageOS, decodeCorev1StorageOSVolumeSource)
+			err = wire.ReusedPointer(&r, typ, 27, &v.StorageOS, decodeCorev1StorageOSVolumeSource)
 		case 28:
-			err = wire.Pointer(&r, typ, &v.CSI, decodeCorev1CSIVolumeSource)
+			err = wire.ReusedPointer(&r, typ, 28, &v.CSI, decodeCorev1CSIVolumeSource)
 		case 29:
-			err = wire.Pointer(&r, typ, &v.Ephemeral, decodeCorev1EphemeralVolumeSource)
+			err = wire.ReusedPointer(&r, typ, 29, &v.Ephemeral, decodeCorev1EphemeralVolumeSource)
 		case 30:
-			err = wire.Pointer(&r, typ, &v.Image, decodeCorev1ImageVolumeSource)
+			err = wire.ReusedPointer(&r, typ, 30, &v.Image, decodeCorev1ImageVolumeSource)
 		default:
 			err = r.Skip()
 		}
@@ -3941,9 +3941,9 @@ func decodeCorev1EnvFromSource(r wire.Reader, v *corev1.EnvFromSource) error {
 		case 1:
 			err = wire.SetString(&r, typ, &v.Prefix)
 		case 2:
-			err = wire.Pointer(&r, typ, &v.ConfigMapRef, decodeCorev1ConfigMapEnvSource)
+			err = wire.ReusedPointer(&r, typ, 2, &v.ConfigMapRef, decodeCorev1ConfigMapEnvSource)
 		case 3:
-			err = wire.Pointer(&r, typ, &v.SecretRef, decodeCorev1SecretEnvSource)
+			err = wire.ReusedPointer(&r, typ, 3, &v.SecretRef, decodeCorev1SecretEnvSource)
 		default:
 			err = r.Skip()
 		}
@@ -3966,7 +3966,7 @@ func decodeCorev1EnvVar(r wire.Reader, v *corev1.EnvVar) error {
 		case 2:
 			err = wire.SetString(&r, typ, &v.Value)
 		case 3:
-			err = wire.Pointer(&r, typ, &v.ValueFrom, decodeCorev1EnvVarSource)
+			err = wire.ReusedPointer(&r, typ, 3, &v.ValueFrom, decodeCorev1EnvVarSource)
 		default:
 			err = r.Skip()
 		}
@@ -4008,7 +4008,7 @@ func decodeCorev1ContainerRestartRule(r wire.Reader, v *corev1.ContainerRestartR
 		case 1:
 			err = wire.SetString(&r, typ, &v.Action)
 		case 2:
-			err = wire.Pointer(&r, typ, &v.ExitCodes, decodeCorev1ContainerRestartRuleOnExitCodes)
+			err = wire.ReusedPointer(&r, typ, 2, &v.ExitCodes, decodeCorev1ContainerRestartRuleOnExitCodes)
 		default:
 			err = r.Skip()
 		}
@@ -4112,9 +4112,9 @@ func decodeCorev1Lifecycle(r wire.Reader, v *corev1.Lifecycle) error {
 		}
 		switch num {
 		case 1:
-			err = wire.Pointer(&r, typ, &v.PostStart, decodeCorev1LifecycleHandler)
+			err = wire.ReusedPointer(&r, typ, 1, &v.PostStart, decodeCorev1LifecycleHandler)
 		case 2:
-			err = wire.Pointer(&r, typ, &v.PreStop, decodeCorev1LifecycleHandler)
+			err = wire.ReusedPointer(&r, typ, 2, &v.PreStop, decodeCorev1LifecycleHandler)
 		case 3:
 			err = wire.SetStringPtr(&r, typ, &v.StopSignal)
 		default:
@@ -4135,13 +4135,13 @@ func decodeCorev1SecurityContext(r wire.Reader, v *corev1.SecurityContext) error
 		}
 		switch num {
 		case 1:
-			err = wire.Pointer(&r, typ, &v.Capabilities, decodeCorev1Capabilities)
+			err = wire.ReusedPointer(&r, typ, 1, &v.Capabilities, decodeCorev1Capabilities)
 		case 2:
 			err = wire.SetBoolPtr(&r, typ, &v.Privileged)
 		case 3:
-			err = wire.Pointer(&r, typ, &v.SELinuxOptions, decodeCorev1SELinuxOptions)
+			err = wire.ReusedPointer(&r, typ, 3, &v.SELinuxOptions, decodeCorev1SELinuxOptions)
 		case 10:
-			err = wire.Pointer(&r, typ, &v.WindowsOptions, decodeCorev1WindowsSecurityContextOptions)
+			err = wire.ReusedPointer(&r, typ, 10, &v.WindowsOptions, decodeCorev1WindowsSecurityContextOptions)
 		case 4:
 			err = wire.SetIntPtr(&r, typ, &v.RunAsUser)
 		case 8:
@@ -4155,9 +4155,9 @@ func decodeCorev1SecurityContext(r wire.Reader, v *corev1.SecurityContext) error
 		case 9:
 			err = wire.SetStringPtr(&r, typ, &v.ProcMount)
 		case 11:
-			err = wire.Pointer(&r, typ, &v.SeccompProfile, decodeCorev1SeccompProfile)
+			err = wire.ReusedPointer(&r, typ, 11, &v.SeccompProfile, decodeCorev1SeccompProfile)
 		case 12:
-			err = wire.Pointer(&r, typ, &v.AppArmorProfile, decodeCorev1AppArmorProfile)
+			err = wire.ReusedPointer(&r, typ, 12, &v.AppArmorProfile, decodeCorev1AppArmorProfile)
 		default:
 			err = r.Skip()
 		}
@@ -4186,31 +4186,31 @@ func decodeCorev1EphemeralContainerCommon(r wire.Reader, v *corev1.EphemeralCont
 		case 5:
 			err = wire.SetString(&r, typ, &v.WorkingDir)
 		case 6:
-			err = wire.AppendMessage(&r, typ, 6, &v.Ports, decodeCorev1ContainerPort)
+			err = wire.ReusedRun(&r, typ, 6, &v.Ports, decodeCorev1ContainerPort)
 		case 19:
-			err = wire.AppendMessage(&r, typ, 19, &v.EnvFrom, decodeCorev1EnvFromSource)
+			err = wire.ReusedRun(&r, typ, 19, &v.EnvFrom, decodeCorev1EnvFromSource)
 		case 7:
-			err = wire.AppendMessage(&r, typ, 7, &v.Env, decodeCorev1EnvVar)
+			err = wire.ReusedRun(&r, typ, 7, &v.Env, decodeCorev1EnvVar)
 		case 8:
 			err = wire.Embedded(&r, typ, &v.Resources, decodeCorev1ResourceRequirements)
 		case 23:
-			err = wire.AppendMessage(&r, typ, 23, &v.ResizePolicy, decodeCorev1ContainerResizePolicy)
+			err = wire.ReusedRun(&r, typ, 23, &v.ResizePolicy, decodeCorev1ContainerResizePolicy)
 		case 24:
 			err = wire.SetStringPtr(&r, typ, &v.RestartPolicy)
 		case 25:
-			err = wire.AppendMessage(&r, typ, 25, &v.RestartPolicyRules, decodeCorev1ContainerRestartRule)
+			err = wire.ReusedRun(&r, typ, 25, &v.RestartPolicyRules, decodeCorev1ContainerRestartRule)
 		case 9:
-			err = wire.AppendMessage(&r, typ, 9, &v.VolumeMounts, decodeCorev1VolumeMount)
+			err = wire.ReusedRun(&r, typ, 9, &v.VolumeMounts, decodeCorev1VolumeMount)
 		case 21:
-			err = wire.AppendMessage(&r, typ, 21, &v.VolumeDevices, decodeCorev1VolumeDevice)
+			err = wire.ReusedRun(&r, typ, 21, &v.VolumeDevices, decodeCorev1VolumeDevice)
 		case 10:
-			err = wire.Pointer(&r, typ, &v.LivenessProbe, decodeCorev1Probe)
+			err = wire.ReusedPointer(&r, typ, 10, &v.LivenessProbe, decodeCorev1Probe)
 		case 11:
-			err = wire.Pointer(&r, typ, &v.ReadinessProbe, decodeCorev1Probe)
+			err = wire.ReusedPointer(&r, typ, 11, &v.ReadinessProbe, decodeCorev1Probe)
 		case 22:
-			err = wire.Pointer(&r, typ, &v.StartupProbe, decodeCorev1Probe)
+			err = wire.ReusedPointer(&r, typ, 22, &v.StartupProbe, decodeCorev1Probe)
 		case 12:
-			err = wire.Pointer(&r, typ, &v.Lifecycle, decodeCorev1Lifecycle)
+			err = wire.ReusedPointer(&r, typ, 12, &v.Lifecycle, decodeCorev1Lifecycle)
 		case 13:
 			err = wire.SetString(&r, typ, &v.TerminationMessagePath)
 		case 20:
@@ -4218,7 +4218,7 @@ func decodeCorev1EphemeralContainerCommon(r wire.Reader, v *corev1.EphemeralCont
 		case 14:
 			err = wire.SetString(&r, typ, &v.ImagePullPolicy)
 		case 15:
-			err = wire.Pointer(&r, typ, &v.SecurityContext, decodeCorev1SecurityContext)
+			err = wire.ReusedPointer(&r, typ, 15, &v.SecurityContext, decodeCorev1SecurityContext)
 		case 16:
 			err = wire.SetBool(&r, typ, &v.Stdin)
 		case 17:
@@ -4356,9 +4356,9 @@ func decodeCorev1NodeAffinity(r wire.Reader, v *corev1.NodeAffinity) error {
 		}
 		switch num {
 		case 1:
-			err = wire.Pointer(&r, typ, &v.RequiredDuringSchedulingIgnoredDuringExecution, decodeCorev1NodeSelector)
+			err = wire.ReusedPointer(&r, typ, 1, &v.RequiredDuringSchedulingIgnoredDuringExecution, decodeCorev1NodeSelector)
 		case 2:
-			err = wire.AppendMessage(&r, typ, 2, &v.PreferredDuringSchedulingIgnoredDuringExecution, decodeCorev1PreferredSchedulingTerm)
+			err = wire.ReusedRun(&r, typ, 2, &v.PreferredDuringSchedulingIgnoredDuringExecution, decodeCorev1PreferredSchedulingTerm)
 		default:
 			err = r.Skip()
 		}
@@ -4377,9 +4377,9 @@ func decodeCorev1PodAffinity(r wire.Reader, v *corev1.PodAffinity) error {
 		}
 		switch num {
 		case 1:
-			err = wire.AppendMessage(&r, typ, 1, &v.RequiredDuringSchedulingIgnoredDuringExecution, decodeCorev1PodAffinityTerm)
+			err = wire.ReusedRun(&r, typ, 1, &v.RequiredDuringSchedulingIgnoredDuringExecution, decodeCorev1PodAffinityTerm)
 		case 2:
-			err = wire.AppendMessage(&r, typ, 2, &v.PreferredDuringSchedulingIgnoredDuringExecution, decodeCorev1WeightedPodAffinityTerm)
+			err = wire.ReusedRun(&r, typ, 2, &v.PreferredDuringSchedulingIgnoredDuringExecution, decodeCorev1WeightedPodAffinityTerm)
 		default:
 			err = r.Skip()
 		}
@@ -4398,9 +4398,9 @@ func decodeCorev1PodAntiAffinity(r wire.Reader, v *corev1.PodAntiAffinity) error
 		}
 		switch num {
 		case 1:
-			err = wire.AppendMessage(&r, typ, 1, &v.RequiredDuringSchedulingIgnoredDuringExecution, decodeCorev1PodAffinityTerm)
+			err = wire.ReusedRun(&r, typ, 1, &v.RequiredDuringSchedulingIgnoredDuringExecution, decodeCorev1PodAffinityTerm)
 		case 2:
-			err = wire.AppendMessage(&r, typ, 2, &v.PreferredDuringSchedulingIgnoredDuringExecution, decodeCorev1WeightedPodAffinityTerm)
+			err = wire.ReusedRun(&r, typ, 2, &v.PreferredDuringSchedulingIgnoredDuringExecution, decodeCorev1WeightedPodAffinityTerm)
 		default:
 			err = r.Skip()
 		}
@@ -4706,9 +4706,9 @@ func decodeCorev1NodeSelectorTerm(r wire.Reader, v *corev1.NodeSelectorTerm) err
 		}
 		switch num {
 		case 1:
-			err = wire.AppendMessage(&r, typ, 1, &v.MatchExpressions, decodeCorev1NodeSelectorRequirement)
+			err = wire.ReusedRun(&r, typ, 1, &v.MatchExpressions, decodeCorev1NodeSelectorRequirement)
 		case 2:
-			err = wire.AppendMessage(&r, typ, 2, &v.MatchFields, decodeCorev1NodeSelectorRequirement)
+			err = wire.ReusedRun(&r, typ, 2, &v.MatchFields, decodeCorev1NodeSelectorRequirement)
 		default:
 			err = r.Skip()
 		}
@@ -4775,7 +4775,7 @@ func decodeCorev1SecretVolumeSource(r wire.Reader, v *corev1.SecretVolumeSource)
 		case 1:
 			err = wire.SetString(&r, typ, &v.SecretName)
 		case 2:
-			err = wire.AppendMessage(&r, typ, 2, &v.Items, decodeCorev1KeyToPath)
+			err = wire.ReusedRun(&r, typ, 2, &v.Items, decodeCorev1KeyToPath)
 		case 3:
 			err = wire.SetIntPtr(&r, typ, &v.DefaultMode)
 		case 4:
@@ -4818,7 +4818,7 @@ func decodeCorev1ISCSIVolumeSource(r wire.Reader, v *corev1.ISCSIVolumeSource) e
 		case 11:
 			err = wire.SetBool(&r, typ, &v.SessionCHAPAuth)
 		case 10:
-			err = wire.Pointer(&r, typ, &v.SecretRef, decodeCorev1LocalObjectReference)
+			err = wire.ReusedPointer(&r, typ, 10, &v.SecretRef, decodeCorev1LocalObjectReference)
 		case 12:
 			err = wire.SetStringPtr(&r, typ, &v.InitiatorName)
 		default:
@@ -4895,7 +4895,7 @@ func decodeCorev1RBDVolumeSource(r wire.Reader, v *corev1.RBDVolumeSource) error
 		case 6:
 			err = wire.SetString(&r, typ, &v.Keyring)
 		case 7:
-			err = wire.Pointer(&r, typ, &v.SecretRef, decodeCorev1LocalObjectReference)
+			err = wire.ReusedPointer(&r, typ, 7, &v.SecretRef, decodeCorev1LocalObjectReference)
 		case 8:
 			err = wire.SetBool(&r, typ, &v.ReadOnly)
 		default:
@@ -4920,7 +4920,7 @@ func decodeCorev1FlexVolumeSource(r wire.Reader, v *corev1.FlexVolumeSource) err
 		case 2:
 			err = wire.SetString(&r, typ, &v.FSType)
 		case 3:
-			err = wire.Pointer(&r, typ, &v.SecretRef, decodeCorev1LocalObjectReference)
+			err = wire.ReusedPointer(&r, typ, 3, &v.SecretRef, decodeCorev1LocalObjectReference)
 		case 4:
 			err = wire.SetBool(&r, typ, &v.ReadOnly)
 		case 5:
@@ -4949,7 +4949,7 @@ func decodeCorev1CinderVolumeSource(r wire.Reader, v *corev1.CinderVolumeSource)
 		case 3:
 			err = wire.SetBool(&r, typ, &v.ReadOnly)
 		case 4:
-			err = wire.Pointer(&r, typ, &v.SecretRef, decodeCorev1LocalObjectReference)
+			err = wire.ReusedPointer(&r, typ, 4, &v.SecretRef, decodeCorev1LocalObjectReference)
 		default:
 			err = r.Skip()
 		}
@@ -4976,7 +4976,7 @@ func decodeCorev1CephFSVolumeSource(r wire.Reader, v *corev1.CephFSVolumeSource)
 		case 4:
 			err = wire.SetString(&r, typ, &v.SecretFile)
 		case 5:
-			err = wire.Pointer(&r, typ, &v.SecretRef, decodeCorev1LocalObjectReference)
+			err = wire.ReusedPointer(&r, typ, 5, &v.SecretRef, decodeCorev1LocalObjectReference)
 		case 6:
 			err = wire.SetBool(&r, typ, &v.ReadOnly)
 		default:
@@ -4997,7 +4997,7 @@ func decodeCorev1DownwardAPIVolumeSource(r wire.Reader, v *corev1.DownwardAPIVol
 		}
 		switch num {
 		case 1:
-			err = wire.AppendMessage(&r, typ, 1, &v.Items, decodeCorev1DownwardAPIVolumeFile)
+			err = wire.ReusedRun(&r, typ, 1, &v.Items, decodeCorev1DownwardAPIVolumeFile)
 		case 2:
 			err = wire.SetIntPtr(&r, typ, &v.DefaultMode)
 		case 3:
@@ -5045,7 +5045,7 @@ func decodeCorev1ConfigMapVolumeSource(r wire.Reader, v *corev1.ConfigMapVolumeS
 		case 1:
 			err = wire.Embedded(&r, typ, &v.LocalObjectReference, decodeCorev1LocalObjectReference)
 		case 2:
-			err = wire.AppendMessage(&r, typ, 2, &v.Items, decodeCorev1KeyToPath)
+			err = wire.ReusedRun(&r, typ, 2, &v.Items, decodeCorev1KeyToPath)
 		case 3:
 			err = wire.SetIntPtr(&r, typ, &v.DefaultMode)
 		case 4:
@@ -5070,7 +5070,7 @@ func decodeCorev1ProjectedVolumeSource(r wire.Reader, v *corev1.ProjectedVolumeS
 		}
 		switch num {
 		case 1:
-			err = wire.AppendMessage(&r, typ, 1, &v.Sources, decodeCorev1VolumeProjection)
+			err = wire.ReusedRun(&r, typ, 1, &v.Sources, decodeCorev1VolumeProjection)
 		case 2:
 			err = wire.SetIntPtr(&r, typ, &v.DefaultMode)
 		case 3:
@@ -5097,7 +5097,7 @@ func decodeCorev1ScaleIOVolumeSource(r wire.Reader, v *corev1.ScaleIOVolumeSourc
 		case 2:
 			err = wire.SetString(&r, typ, &v.System)
 		case 3:
-			err = wire.Pointer(&r, typ, &v.SecretRef, decodeCorev1LocalObjectReference)
+			err = wire.ReusedPointer(&r, typ, 3, &v.SecretRef, decodeCorev1LocalObjectReference)
 		case 4:
 			err = wire.SetBool(&r, typ, &v.SSLEnabled)
 		case 5:
@@ -5138,7 +5138,7 @@ func decodeCorev1StorageOSVolumeSource(r wire.Reader, v *corev1.StorageOSVolumeS
 		case 4:
 			err = wire.SetBool(&r, typ, &v.ReadOnly)
 		case 5:
-			err = wire.Pointer(&r, typ, &v.SecretRef, decodeCorev1LocalObjectReference)
+			err = wire.ReusedPointer(&r, typ, 5, &v.SecretRef, decodeCorev1LocalObjectReference)
 		default:
 			err = r.Skip()
 		}
@@ -5165,7 +5165,7 @@ func decodeCorev1CSIVolumeSource(r wire.Reader, v *corev1.CSIVolumeSource) error
 		case 4:
 			err = wire.StringMap(&r, typ, 4, &v.VolumeAttributes)
 		case 5:
-			err = wire.Pointer(&r, typ, &v.NodePublishSecretRef, decodeCorev1LocalObjectReference)
+			err = wire.ReusedPointer(&r, typ, 5, &v.NodePublishSecretRef, decodeCorev1LocalObjectReference)
 		default:
 			err = r.Skip()
 		}
@@ -5184,7 +5184,7 @@ func decodeCorev1EphemeralVolumeSource(r wire.Reader, v *corev1.EphemeralVolumeS
 		}
 		switch num {
 		case 1:
-			err = wire.Pointer(&r, typ, &v.VolumeClaimTemplate, decodeCorev1PersistentVolumeClaimTemplate)
+			err = wire.ReusedPointer(&r, typ, 1, &v.VolumeClaimTemplate, decodeCorev1PersistentVolumeClaimTemplate)
 		default:
 			err = r.Skip()
 		}
@@ -5266,15 +5266,15 @@ func decodeCorev1EnvVarSource(r wire.Reader, v *corev1.EnvVarSource) error {
 		}
 		switch num {
 		case 1:
-			err = wire.Pointer(&r, typ, &v.FieldRef, decodeCorev1ObjectFieldSelector)
+			err = wire.ReusedPointer(&r, typ, 1, &v.FieldRef, decodeCorev1ObjectFieldSelector)
 		case 2:
-			err = wire.Pointer(&r, typ, &v.ResourceFieldRef, decodeCorev1ResourceFieldSelector)
+			err = wire.ReusedPointer(&r, typ, 2, &v.ResourceFieldRef, decodeCorev1ResourceFieldSelector)
 		case 3:
-			err = wire.Pointer(&r, typ, &v.ConfigMapKeyRef, decodeCorev1ConfigMapKeySelector)
+			err = wire.ReusedPointer(&r, typ, 3, &v.ConfigMapKeyRef, decodeCorev1ConfigMapKeySelector)
 		case 4:
-			err = wire.Pointer(&r, typ, &v.SecretKeyRef, decodeCorev1SecretKeySelector)
+			err = wire.ReusedPointer(&r, typ, 4, &v.SecretKeyRef, decodeCorev1SecretKeySelector)
 		case 5:
-			err = wire.Pointer(&r, typ, &v.FileKeyRef, decodeCorev1FileKeySelector)
+			err = wire.ReusedPointer(&r, typ, 5, &v.FileKeyRef, decodeCorev1FileKeySelector)
 		default:
 			err = r.Skip()
 		}
@@ -5314,13 +5314,13 @@ func decodeCorev1ProbeHandler(r wire.Reader, v *corev1.ProbeHandler) error {
 		}
 		switch num {
 		case 1:
-			err = wire.Pointer(&r, typ, &v.Exec, decodeCorev1ExecAction)
+			err = wire.ReusedPointer(&r, typ, 1, &v.Exec, decodeCorev1ExecAction)
 		case 2:
-			err = wire.Pointer(&r, typ, &v.HTTPGet, decodeCorev1HTTPGetAction)
+			err = wire.ReusedPointer(&r, typ, 2, &v.HTTPGet, decodeCorev1HTTPGetAction)
 		case 3:
-			err = wire.Pointer(&r, typ, &v.TCPSocket, decodeCorev1TCPSocketAction)
+			err = wire.ReusedPointer(&r, typ, 3, &v.TCPSocket, decodeCorev1TCPSocketAction)
 		case 4:
-			err = wire.Pointer(&r, typ, &v.GRPC, decodeCorev1GRPCAction)
+			err = wire.ReusedPointer(&r, typ, 4, &v.GRPC, decodeCorev1GRPCAction)
 		default:
 			err = r.Skip()
 		}
@@ -5339,13 +5339,13 @@ func decodeCorev1LifecycleHandler(r wire.Reader, v *corev1.LifecycleHandler) err
 		}
 		switch num {
 		case 1:
-			err = wire.Pointer(&r, typ, &v.Exec, decodeCorev1ExecAction)
+			err = wire.ReusedPointer(&r, typ, 1, &v.Exec, decodeCorev1ExecAction)
 		case 2:
-			err = wire.Pointer(&r, typ, &v.HTTPGet, decodeCorev1HTTPGetAction)
+			err = wire.ReusedPointer(&r, typ, 2, &v.HTTPGet, decodeCorev1HTTPGetAction)
 		case 3:
-			err = wire.Pointer(&r, typ, &v.TCPSocket, decodeCorev1TCPSocketAction)
+			err = wire.ReusedPointer(&r, typ, 3, &v.TCPSocket, decodeCorev1TCPSocketAction)
 		case 4:
-			err = wire.Pointer(&r, typ, &v.Sleep, decodeCorev1SleepAction)
+			err = wire.ReusedPointer(&r, typ, 4, &v.Sleep, decodeCorev1SleepAction)
 		default:
 			err = r.Skip()
 		}
@@ -5406,13 +5406,13 @@ func decodeCorev1PodAffinityTerm(r wire.Reader, v *corev1.PodAffinityTerm) error
 		}
 		switch num {
 		case 1:
-			err = wire.Pointer(&r, typ, &v.LabelSelector, decodeMetav1LabelSelector)
+			err = wire.ReusedPointer(&r, typ, 1, &v.LabelSelector, decodeMetav1LabelSelector)
 		case 2:
 			err = wire.AppendString(&r, typ, 2, &v.Namespaces)
 		case 3:
 			err = wire.SetString(&r, typ, &v.TopologyKey)
 		case 4:
-			err = wire.Pointer(&r, typ, &v.NamespaceSelector, decodeMetav1LabelSelector)
+			err = wire.ReusedPointer(&r, typ, 4, &v.NamespaceSelector, decodeMetav1LabelSelector)
 		case 5:
 			err = wire.AppendString(&r, typ, 5, &v.MatchLabelKeys)
 		case 6:
@@ -5665,9 +5665,9 @@ func decodeCorev1DownwardAPIVolumeFile(r wire.Reader, v *corev1.DownwardAPIVolum
 		case 1:
 			err = wire.SetString(&r, typ, &v.Path)
 		case 2:
-			err = wire.Pointer(&r, typ, &v.FieldRef, decodeCorev1ObjectFieldSelector)
+			err = wire.ReusedPointer(&r, typ, 2, &v.FieldRef, decodeCorev1ObjectFieldSelector)
 		case 3:
-			err = wire.Pointer(&r, typ, &v.ResourceFieldRef, decodeCorev1ResourceFieldSelector)
+			err = wire.ReusedPointer(&r, typ, 3, &v.ResourceFieldRef, decodeCorev1ResourceFieldSelector)
 		case 4:
 			err = wire.SetIntPtr(&r, typ, &v.Mode)
 		case 5:
@@ -5690,17 +5690,17 @@ func decodeCorev1VolumeProjection(r wire.Reader, v *corev1.VolumeProjection) err
 		}
 		switch num {
 		case 1:
-			err = wire.Pointer(&r, typ, &v.Secret, decodeCorev1SecretProjection)
+			err = wire.ReusedPointer(&r, typ, 1, &v.Secret, decodeCorev1SecretProjection)
 		case 2:
-			err = wire.Pointer(&r, typ, &v.DownwardAPI, decodeCorev1DownwardAPIProjection)
+			err = wire.ReusedPointer(&r, typ, 2, &v.DownwardAPI, decodeCorev1DownwardAPIProjection)
 		case 3:
-			err = wire.Pointer(&r, typ, &v.ConfigMap, decodeCorev1ConfigMapProjection)
+			err = wire.ReusedPointer(&r, typ, 3, &v.ConfigMap, decodeCorev1ConfigMapProjection)
 		case 4:
-			err = wire.Pointer(&r, typ, &v.ServiceAccountToken, decodeCorev1ServiceAccountTokenProjection)
+			err = wire.ReusedPointer(&r, typ, 4, &v.ServiceAccountToken, decodeCorev1ServiceAccountTokenProjection)
 		case 5:
-			err = wire.Pointer(&r, typ, &v.ClusterTrustBundle, decodeCorev1ClusterTrustBundleProjection)
+			err = wire.ReusedPointer(&r, typ, 5, &v.ClusterTrustBundle, decodeCorev1ClusterTrustBundleProjection)
 		case 6:
-			err = wire.Pointer(&r, typ, &v.PodCertificate, decodeCorev1PodCertificateProjection)
+			err = wire.ReusedPointer(&r, typ, 6, &v.PodCertificate, decodeCorev1PodCertificateProjection)
 		default:
 			err = r.Skip()
 		}
@@ -5882,7 +5882,7 @@ func decodeCorev1HTTPGetAction(r wire.Reader, v *corev1.HTTPGetAction) error {
 		case 4:
 			err = wire.SetString(&r, typ, &v.Scheme)
 		case 5:
-			err = wire.AppendMessage(&r, typ, 5, &v.HTTPHeaders, decodeCorev1HTTPHeader)
+			err = wire.ReusedRun(&r, typ, 5, &v.HTTPHeaders, decodeCorev1HTTPHeader)
 		case 6:
 			err = wire.SetStringPtr(&r, typ, &v.Protocol)
 		default:
@@ -5987,7 +5987,7 @@ func decodeCorev1SecretProjection(r wire.Reader, v *corev1.SecretProjection) err
 		case 1:
 			err = wire.Embedded(&r, typ, &v.LocalObjectReference, decodeCorev1LocalObjectReference)
 		case 2:
-			err = wire.AppendMessage(&r, typ, 2, &v.Items, decodeCorev1KeyToPath)
+			err = wire.ReusedRun(&r, typ, 2, &v.Items, decodeCorev1KeyToPath)
 		case 4:
 			err = wire.SetBoolPtr(&r, typ, &v.Optional)
 		default:
@@ -6008,7 +6008,7 @@ func decodeCorev1DownwardAPIProjection(r wire.Reader, v *corev1.DownwardAPIProje
 		}
 		switch num {
 		case 1:
-			err = wire.AppendMessage(&r, typ, 1, &v.Items, decodeCorev1DownwardAPIVolumeFile)
+			err = wire.ReusedRun(&r, typ, 1, &v.Items, decodeCorev1DownwardAPIVolumeFile)
 		default:
 			err = r.Skip()
 		}
@@ -6029,7 +6029,7 @@ func decodeCorev1ConfigMapProjection(r wire.Reader, v *corev1.ConfigMapProjectio
 		case 1:
 			err = wire.Embedded(&r, typ, &v.LocalObjectReference, decodeCorev1LocalObjectReference)
 		case 2:
-			err = wire.AppendMessage(&r, typ, 2, &v.Items, decodeCorev1KeyToPath)
+			err = wire.ReusedRun(&r, typ, 2, &v.Items, decodeCorev1KeyToPath)
 		case 4:
 			err = wire.SetBoolPtr(&r, typ, &v.Optional)
 		default:
@@ -6079,7 +6079,7 @@ func decodeCorev1ClusterTrustBundleProjection(r wire.Reader, v *corev1.ClusterTr
 		case 2:
 			err = wire.SetStringPtr(&r, typ, &v.SignerName)
 		case 3:
-			err = wire.Pointer(&r, typ, &v.LabelSelector, decodeMetav1LabelSelector)
+			err = wire.ReusedPointer(&r, typ, 3, &v.LabelSelector, decodeMetav1LabelSelector)
 		case 5:
 			err = wire.SetBoolPtr(&r, typ, &v.Optional)
 		case 4:

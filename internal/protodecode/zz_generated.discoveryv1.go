@@ -50,7 +50,7 @@ func decodeDiscoveryv1EndpointSliceList(r wire.Reader, v *discoveryv1.EndpointSl
 			return err
 		}
 	}
-	return nil
+	return wire.FinishItems(&r, &v.Items)
 }
 
 func decodeDiscoveryv1Endpoint(r wire.Reader, v *discoveryv1.Endpoint) error {

@@ -72,7 +72,7 @@ func decodeEventsv1EventList(r wire.Reader, v *eventsv1.EventList) error {
 			return err
 		}
 	}
-	return nil
+	return wire.FinishItems(&r, &v.Items)
 }
 
 func decodeEventsv1EventSeries(r wire.Reader, v *eventsv1.EventSeries) error {

@@ -73,7 +73,7 @@ func decodeMetav1PartialObjectMetadataList(r wire.Reader, v *metav1.PartialObjec
 			return err
 		}
 	}
-	return nil
+	return wire.FinishItems(&r, &v.Items)
 }
 
 func decodeMetav1WatchEvent(r wire.Reader, v *metav1.WatchEvent) error {

@@ -15,9 +15,9 @@ func decodeSchedulingv1alpha3WorkloadPodGroupSchedulingPolicy(r wire.Reader, v *
 		}
 		switch num {
 		case 1:
-			err = wire.Pointer(&r, typ, &v.Basic, decodeSchedulingv1alpha3WorkloadPodGroupBasicSchedulingPolicy)
+			err = wire.ReusedPointer(&r, typ, 1, &v.Basic, decodeSchedulingv1alpha3WorkloadPodGroupBasicSchedulingPolicy)
 		case 2:
-			err = wire.Pointer(&r, typ, &v.Gang, decodeSchedulingv1alpha3WorkloadPodGroupGangSchedulingPolicy)
+			err = wire.ReusedPointer(&r, typ, 2, &v.Gang, decodeSchedulingv1alpha3WorkloadPodGroupGangSchedulingPolicy)
 		default:
 			err = r.Skip()
 		}
@@ -36,7 +36,7 @@ func decodeSchedulingv1alpha3WorkloadPodGroupSchedulingConstraints(r wire.Reader
 		}
 		switch num {
 		case 1:
-			err = wire.AppendMessage(&r, typ, 1, &v.Topology, decodeSchedulingv1alpha3TopologyConstraint)
+			err = wire.ReusedRun(&r, typ, 1, &v.Topology, decodeSchedulingv1alpha3TopologyConstraint)
 		default:
 			err = r.Skip()
 		}
@@ -55,9 +55,9 @@ func decodeSchedulingv1alpha3WorkloadPodGroupDisruptionMode(r wire.Reader, v *sc
 		}
 		switch num {
 		case 1:
-			err = wire.Pointer(&r, typ, &v.Single, decodeSchedulingv1alpha3WorkloadPodGroupSingleDisruptionMode)
+			err = wire.ReusedPointer(&r, typ, 1, &v.Single, decodeSchedulingv1alpha3WorkloadPodGroupSingleDisruptionMode)
 		case 2:
-			err = wire.Pointer(&r, typ, &v.All, decodeSchedulingv1alpha3WorkloadPodGroupAllDisruptionMode)
+			err = wire.ReusedPointer(&r, typ, 2, &v.All, decodeSchedulingv1alpha3WorkloadPodGroupAllDisruptionMode)
 		default:
 			err = r.Skip()
 		}

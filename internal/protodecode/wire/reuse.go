@@ -17,15 +17,41 @@ import (
 // containers and volumes). When the decode fails, all are discarded
 // together.
 type ReuseLog struct {
-	keeps []reusableKeep
-	// decoded maps the keys logged by this decode to the values (a *T for
-	// Reused, a []T for ReusedRun); made on first use.
+	// keeps holds what this decode logged, in order: the keys and, for
+	// Commit, the weak references to the values; in keepsBuf while few.
+	keeps    []reusableKeep
+	keepsBuf [4]reusableKeep
+	// first and decoded map the keys logged by this decode to the values
+	// (a *T for Reused and ReusedPointer, a []T for ReusedRun): the first
+	// few in first, looked up without a map (a watch event's object logs
+	// one or two), the others in decoded, made on first use.
+	first   [4]loggedValue
+	nFirst  int
 	decoded map[intern.MessageKey]any
 	// collectItems, set by CollectItems, has AppendItem decode each item
 	// of a list into an allocation of its own, logged in items (a *T
 	// each).
 	collectItems bool
 	items        []any
+}
+
+// loggedValue is a value this decode logged, with its key.
+type loggedValue struct {
+	key   intern.MessageKey
+	value any
+}
+
+// lookup returns the value this decode logged for key, or nil.
+func (l *ReuseLog) lookup(key intern.MessageKey) any {
+	for i := range l.nFirst {
+		if l.first[i].key == key {
+			return l.first[i].value
+		}
+	}
+	if l.decoded != nil {
+		return l.decoded[key]
+	}
+	return nil
 }
 
 // CollectItems has the decode give each item of a list an allocation of
@@ -94,7 +120,7 @@ func Reused[T any](r *Reader, typ int, num int32, v *T, dec func(Reader, *T) err
 // reusableValue returns a live value decoded from the bytes of key: one
 // this decode logged, or one that s keeps; nil if none.
 func reusableValue[T any](s *intern.DecodeSharing, log *ReuseLog, key intern.MessageKey) *T {
-	if p, ok := log.decoded[key].(*T); ok {
+	if p, ok := log.lookup(key).(*T); ok {
 		return p
 	}
 	if held, ok := s.Reusable(key); ok {
@@ -108,10 +134,19 @@ func reusableValue[T any](s *intern.DecodeSharing, log *ReuseLog, key intern.Mes
 // logDecoded logs value, kept as ref for other decodes, as decoded from
 // the bytes of key.
 func logDecoded(l *ReuseLog, key intern.MessageKey, value, ref any) {
-	if l.decoded == nil {
+	switch {
+	case l.nFirst < len(l.first):
+		l.first[l.nFirst] = loggedValue{key, value}
+		l.nFirst++
+	case l.decoded == nil:
 		l.decoded = make(map[intern.MessageKey]any)
+		fallthrough
+	default:
+		l.decoded[key] = value
 	}
-	l.decoded[key] = value
+	if l.keeps == nil {
+		l.keeps = l.keepsBuf[:0]
+	}
 	l.keeps = append(l.keeps, reusableKeep{key, ref})
 }
 
@@ -186,7 +221,7 @@ func ReusedRun[S ~[]T, T any](r *Reader, typ int, num int32, v *S, dec func(Read
 // reusableRun returns a live slice decoded from the bytes of key: one this
 // decode logged, or one that s keeps; nil if none.
 func reusableRun[S ~[]T, T any](s *intern.DecodeSharing, log *ReuseLog, key intern.MessageKey) S {
-	if held, ok := log.decoded[key].(S); ok {
+	if held, ok := log.lookup(key).(S); ok {
 		return held
 	}
 	if held, ok := s.Reusable(key); ok {
@@ -196,5 +231,59 @@ func reusableRun[S ~[]T, T any](s *intern.DecodeSharing, log *ReuseLog, key inte
 			}
 		}
 	}
+	return nil
+}
+
+// minReusedPart is the size below which an optional message inside a
+// spec (a probe, a volume's source, a security context) is decoded, not
+// reused.
+const minReusedPart = 64
+
+// ReusedPointer decodes the optional message field num as Pointer does.
+// With a DecodeSharing and a ReuseLog, when a value decoded before from
+// the same bytes is still alive (kept by the DecodeSharing, or decoded
+// earlier in this decode), *v becomes that value itself: the probes,
+// security contexts and volume sources of one owner's pods are equal
+// while their containers and volumes differ in a name (the service
+// account token volume each pod gets is one). The value decoded is
+// logged as decoded from those bytes.
+//
+// A field that appears twice is merged into by the reference; when the
+// first was shared, such input is left to it (ErrFallback).
+func ReusedPointer[T any](r *Reader, typ int, num int32, v **T, dec func(Reader, *T) error) error {
+	if r.reuse == nil || typ != wireBytes || num >= 64 {
+		return Pointer(r, typ, v, dec)
+	}
+	bit := uint64(1) << num
+	if *v != nil {
+		if r.reusedFields&bit != 0 {
+			return ErrFallback
+		}
+		return Pointer(r, typ, v, dec)
+	}
+	b, err := r.Bytes(typ)
+	if err != nil {
+		return err
+	}
+	if len(b) < minReusedPart {
+		p := newMessage[T](r)
+		if err := dec(r.nested(b), p); err != nil {
+			return err
+		}
+		*v = p
+		return nil
+	}
+	r.reusedFields |= bit
+	key := r.share.MessageKey(b)
+	if p := reusableValue[T](r.share, r.reuse, key); p != nil {
+		*v = p
+		return nil
+	}
+	p := new(T)
+	if err := dec(r.nested(b), p); err != nil {
+		return err
+	}
+	*v = p
+	logDecoded(r.reuse, key, p, weak.Make(p))
 	return nil
 }

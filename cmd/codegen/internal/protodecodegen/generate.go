@@ -75,7 +75,8 @@ type generator struct {
 	f *gofile.File
 	// isRoot holds the object types decodeObject handles.
 	isRoot map[*model.Type]bool
-	// isSpec holds the types of the roots' reused specs.
+	// isSpec holds the types of the roots' reused specs and the message
+	// types reachable from them (see specTypes).
 	isSpec map[*model.Type]bool
 }
 
@@ -156,6 +157,11 @@ func (g *generator) fieldCall(t *model.Type, fld *model.Field, tag protoTag) (st
 			return fmt.Sprintf("%s.ReusedRun(&r, typ, %d, &v.%s, %s)", g.f.Import(g.opts.RuntimePath), tag.num, fld.Name, fn), true
 		}
 	}
+	if g.isSpec[t] && fld.Type.Kind == model.RefPointer && g.generatedMessage(fld.Type.Elem) {
+		if fn := g.messageFunc(fld.Type.Elem); fn != "" {
+			return fmt.Sprintf("%s.ReusedPointer(&r, typ, %d, &v.%s, %s)", g.f.Import(g.opts.RuntimePath), tag.num, fld.Name, fn), true
+		}
+	}
 	return g.call(fld.Type, tag, "&v."+fld.Name, !decodepolicy.UniqueStrings[qualified])
 }
 
@@ -186,17 +192,58 @@ func (g *generator) listItems(t *model.Type, fld *model.Field) bool {
 	return item != nil && g.isRoot[item]
 }
 
-// specTypes returns the types of the fields reusedField picks.
+// specTypes returns the types of the fields reusedField picks and the
+// message types reachable from them (containers, probes, volume sources),
+// whose repeated and optional message fields are decoded with
+// wire.ReusedRun and wire.ReusedPointer: the values of one owner's
+// objects repeat there. Object metadata (package metav1, the metadata
+// of a pod template) and objects are not entered: they differ from one
+// object, or one version, to the next.
 func (g *generator) specTypes(roots []*model.Type) map[*model.Type]bool {
 	specs := map[*model.Type]bool{}
+	var queue []*model.Type
+	add := func(t *model.Type) {
+		if t == nil || specs[t] || g.isRoot[t] || t.Kind != model.KindStruct ||
+			t.Package.Path == metav1Path || wellKnown[t.Package.Path+"."+t.Name] != "" {
+			return
+		}
+		specs[t] = true
+		queue = append(queue, t)
+	}
 	for _, t := range roots {
 		for _, fld := range t.Fields {
 			if g.reusedField(t, fld) {
-				specs[g.lookup(fld.Type)] = true
+				add(g.lookup(fld.Type))
+			}
+		}
+	}
+	for len(queue) > 0 {
+		t := queue[0]
+		queue = queue[1:]
+		for _, fld := range t.Fields {
+			ref := fld.Type
+			for ref != nil && (ref.Kind == model.RefPointer || ref.Kind == model.RefSlice) {
+				ref = ref.Elem
+			}
+			if ref != nil && ref.Kind == model.RefNamed {
+				add(g.lookup(ref))
 			}
 		}
 	}
 	return specs
+}
+
+// metav1Path is the package of object metadata.
+const metav1Path = "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+// generatedMessage reports whether ref is a message type decoded by a
+// generated function (not a well-known type the runtime decodes).
+func (g *generator) generatedMessage(ref *model.TypeRef) bool {
+	if ref == nil || ref.Kind != model.RefNamed || g.scalarOf(ref) != notScalar {
+		return false
+	}
+	t := g.lookup(ref)
+	return t != nil && t.Kind == model.KindStruct && wellKnown[t.Package.Path+"."+t.Name] == ""
 }
 
 // messageDecoder writes the decode function of message t.
@@ -205,10 +252,14 @@ func (g *generator) messageDecoder(t *model.Type) {
 	f := g.f
 	var cases []string
 	modelled := true
+	finish := "return nil"
 	for _, fld := range t.Fields {
 		tag, ok := parseTag(fld.Tag)
 		if !ok {
 			continue
+		}
+		if g.listItems(t, fld) && g.messageFunc(fld.Type.Elem) != "" {
+			finish = fmt.Sprintf("return %s.FinishItems(&r, &v.%s)", f.Import(g.opts.RuntimePath), fld.Name)
 		}
 		call, ok := g.fieldCall(t, fld, tag)
 		if !ok {
@@ -235,5 +286,5 @@ func (g *generator) messageDecoder(t *model.Type) {
 	for _, c := range cases {
 		f.Printf("%s", c)
 	}
-	f.Printf("\t\tdefault:\n\t\t\terr = r.Skip()\n\t\t}\n\t\tif err != nil {\n\t\t\treturn err\n\t\t}\n\t}\n\treturn nil\n}\n\n")
+	f.Printf("\t\tdefault:\n\t\t\terr = r.Skip()\n\t\t}\n\t\tif err != nil {\n\t\t\treturn err\n\t\t}\n\t}\n\t%s\n}\n\n", finish)
 }
