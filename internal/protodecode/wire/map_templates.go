@@ -26,8 +26,9 @@ type mapTemplate struct {
 }
 
 const (
-	// mapTemplateBits sizes mapTemplates: 64 slots.
-	mapTemplateBits = 6
+	// mapTemplateBits sizes mapTemplates: 256 slots, so that the few
+	// distinct lists of a decode seldom share one, whatever the seed.
+	mapTemplateBits = 8
 	// maxTemplateWire bounds the maps kept: labels and resource lists are
 	// a few hundred bytes at most.
 	maxTemplateWire = 1 << 10
