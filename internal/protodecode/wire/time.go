@@ -7,7 +7,13 @@ import (
 )
 
 // timestamp reads a metav1.Timestamp message: seconds (1) and nanos (2).
+// The message a Time is written as, its seconds alone, is read first.
 func timestamp(b []byte) (seconds int64, nanos int32, err error) {
+	if len(b) > 1 && b[0] == 1<<3|wireVarint {
+		if v, next := uvarint(b, 1); next == len(b) {
+			return int64(v), 0, nil
+		}
+	}
 	r := NewReader(b)
 	for r.More() {
 		num, typ, err := r.Key()
