@@ -330,7 +330,7 @@ func (r *Request) newStreamWatcher(ctx context.Context, resp *http.Response) (wa
 		resp.Body.Close()
 		return nil, err
 	}
-	objectDecoder = wirecodec.ForContext(ctx, objectDecoder)
+	objectDecoder = wirecodec.ForWatch(ctx, objectDecoder)
 	handleWarnings(ctx, resp.Header, r.warningHandler)
 
 	events := responsebody.NewEvents(resp.Body, mediaType, framer, streamSerializer)

@@ -34,7 +34,7 @@ func reference(data []byte, obj message) error {
 // own Unmarshal.
 func ours(t testing.TB, data []byte, obj message, share *intern.DecodeSharing, fresh bool) error {
 	obj.Reset()
-	handled, err := IntoSharing(data, obj, share, fresh, nil)
+	handled, err := IntoSharing(data, obj, share, fresh)
 	if !handled {
 		t.Fatalf("%T: no generated decoder", obj)
 	}

@@ -124,7 +124,7 @@ func TestRepeatedFieldsInSeveralRuns(t *testing.T) {
 			}
 			for _, share := range []*intern.DecodeSharing{nil, testSharing} {
 				var got corev1.Pod
-				if handled, err := IntoSharing(tt.data, &got, share, true, nil); !handled || err != nil {
+				if handled, err := IntoSharing(tt.data, &got, share, true); !handled || err != nil {
 					t.Fatalf("sharing %v: handled %v, %v", share != nil, handled, err)
 				}
 				if !reflect.DeepEqual(&got, &want) {

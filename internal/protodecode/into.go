@@ -30,24 +30,43 @@ func Into(data []byte, obj runtime.Object) (handled bool, err error) {
 // decodes when fresh says that obj was made for this decode, and for the
 // items of a list (a reset list gets a new array of items): never those
 // of a caller's object, which the caller may reset and decode into again.
-// With items not nil, each item of a list gets an allocation of its own,
-// recorded in items, where the informer may keep it (see package
-// listitems).
-func IntoSharing(data []byte, obj runtime.Object, s *intern.DecodeSharing, fresh bool, items *listitems.Recorder) (handled bool, err error) {
-	if s == nil || intern.IsSecret(obj) {
+func IntoSharing(data []byte, obj runtime.Object, s *intern.DecodeSharing, fresh bool) (handled bool, err error) {
+	return IntoCache(data, obj, CacheDecode{Sharing: s}, fresh)
+}
+
+// CacheDecode says how IntoCache decodes the objects of one request of an
+// informer.
+type CacheDecode struct {
+	// Sharing, when not nil, shares the parts of objects equal to those
+	// of objects decoded before (see IntoSharing); without it, IntoCache
+	// is Into.
+	Sharing *intern.DecodeSharing
+	// Items, when not nil, gets each item of a list an allocation of its
+	// own, recorded there, where the informer may keep it (see package
+	// listitems).
+	Items *listitems.Recorder
+	// Strings, when not nil, holds the strings met last by the decodes of
+	// a watch stream, from one event to the next (see wire.StreamStrings);
+	// it is owned by the goroutine decoding the stream.
+	Strings *wire.StreamStrings
+}
+
+// IntoCache is IntoSharing with what c adds.
+func IntoCache(data []byte, obj runtime.Object, c CacheDecode, fresh bool) (handled bool, err error) {
+	if c.Sharing == nil || intern.IsSecret(obj) {
 		return Into(data, obj)
 	}
 	var log wire.ReuseLog
 	isList := meta.IsListType(obj)
-	if items != nil && isList {
+	if c.Items != nil && isList {
 		log.CollectItems()
 	}
-	handled, err = decodeObject(wire.NewReusingReader(data, s, &log).WithSlab(), obj)
+	handled, err = decodeObject(wire.NewReusingReader(data, c.Sharing, &log).WithSlab().WithStreamStrings(c.Strings), obj)
 	if handled && err == nil {
 		if fresh || isList {
-			log.Commit(s)
+			log.Commit(c.Sharing)
 		}
-		items.Record(obj, itemObjects(log.Items()))
+		c.Items.Record(obj, itemObjects(log.Items()))
 	}
 	return handled, err
 }

@@ -31,7 +31,7 @@ func decodeInto(t *testing.T, b []byte, obj message, share *intern.DecodeSharing
 	if err := want.Unmarshal(b); err != nil {
 		t.Fatal(err)
 	}
-	if handled, err := IntoSharing(b, obj, share, fresh, nil); !handled || err != nil {
+	if handled, err := IntoSharing(b, obj, share, fresh); !handled || err != nil {
 		t.Fatalf("IntoSharing: handled %v, %v", handled, err)
 	}
 	if !reflect.DeepEqual(obj, want) {
@@ -125,7 +125,7 @@ func TestReusedSpecs(t *testing.T) {
 		// A third item says it is five bytes long, and one follows.
 		broken := append(twins, 0x0a, 0x05, 0x01)
 		failed := &corev1.PodList{}
-		if _, err := IntoSharing(broken, failed, share, false, nil); err == nil {
+		if _, err := IntoSharing(broken, failed, share, false); err == nil {
 			t.Fatal("truncated list decoded")
 		}
 		if !sameArray(failed.Items[0].Spec.Containers, failed.Items[1].Spec.Containers) {
@@ -143,7 +143,7 @@ func TestReusedSpecs(t *testing.T) {
 		share := newShare()
 		truncated := data[:len(data)-3] // the spec decodes, the status does not
 		a := &corev1.Pod{}
-		if _, err := IntoSharing(truncated, a, share, true, nil); err == nil {
+		if _, err := IntoSharing(truncated, a, share, true); err == nil {
 			t.Fatal("truncated pod decoded")
 		}
 		b, c := &corev1.Pod{}, &corev1.Pod{}
@@ -355,7 +355,7 @@ func TestCollectedListItems(t *testing.T) {
 	share := newShare()
 	rec := new(listitems.Recorder)
 	list := &corev1.PodList{}
-	if handled, err := IntoSharing(data, list, share, false, rec); !handled || err != nil {
+	if handled, err := IntoCache(data, list, CacheDecode{Sharing: share, Items: rec}, false); !handled || err != nil {
 		t.Fatalf("IntoSharing: handled %v, %v", handled, err)
 	}
 	want := &corev1.PodList{}

@@ -51,7 +51,7 @@ func decodeSharing(t *testing.T, b []byte, share *intern.DecodeSharing) *corev1.
 	if err := want.Unmarshal(b); err != nil {
 		t.Fatal(err)
 	}
-	if handled, err := IntoSharing(b, got, share, true, nil); !handled || err != nil {
+	if handled, err := IntoSharing(b, got, share, true); !handled || err != nil {
 		t.Fatalf("IntoSharing: handled %v, %v", handled, err)
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -160,7 +160,7 @@ func TestIntoSharingNeverMergesIntoSharedMaps(t *testing.T) {
 	decode := func(data []byte) *corev1.Pod {
 		t.Helper()
 		pod := &corev1.Pod{}
-		handled, err := IntoSharing(data, pod, share, true, nil)
+		handled, err := IntoSharing(data, pod, share, true)
 		if !handled {
 			t.Fatal("not handled")
 		}

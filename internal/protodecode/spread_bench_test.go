@@ -69,7 +69,7 @@ func BenchmarkPodListSharing(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				list := &corev1.PodList{}
-				if handled, err := IntoSharing(data, list, newShare(), true, nil); !handled || err != nil {
+				if handled, err := IntoSharing(data, list, newShare(), true); !handled || err != nil {
 					b.Fatal(handled, err)
 				}
 			}
@@ -80,7 +80,7 @@ func BenchmarkPodListSharing(b *testing.B) {
 			keep := make([]*corev1.PodList, 0, 4)
 			for b.Loop() {
 				list := &corev1.PodList{}
-				if handled, err := IntoSharing(data, list, share, true, nil); !handled || err != nil {
+				if handled, err := IntoSharing(data, list, share, true); !handled || err != nil {
 					b.Fatal(handled, err)
 				}
 				// A cache keeps the previous objects alive.

@@ -9,6 +9,8 @@ import (
 
 	"github.com/kubeclient/client-go/internal/intern"
 	"github.com/kubeclient/client-go/internal/listitems"
+	"github.com/kubeclient/client-go/internal/protodecode"
+	"github.com/kubeclient/client-go/internal/protodecode/wire"
 )
 
 // Decoding for a cache: an informer's reflector marks the context of its
@@ -86,54 +88,75 @@ type CacheDecoder interface {
 // inside a wrapper foreign_wrappers.go knows) and a CacheDecoder. It reports a sharing decoder to the
 // context's SharedDecodes.
 func ForContext(ctx context.Context, d runtime.Decoder) runtime.Decoder {
+	return forRequest(ctx, d, false)
+}
+
+// ForWatch is ForContext for the decoder of a watch stream's objects,
+// which decodes one event at a time on the stream's goroutine: its
+// protobuf decoder keeps the strings it met from one event to the next
+// (see wire.StreamStrings).
+func ForWatch(ctx context.Context, d runtime.Decoder) runtime.Decoder {
+	return forRequest(ctx, d, true)
+}
+
+func forRequest(ctx context.Context, d runtime.Decoder, watch bool) runtime.Decoder {
 	share := CacheDecoding(ctx)
 	if share == nil {
 		return d
 	}
-	if shared := forCache(d, share, listitems.FromContext(ctx)); shared != nil {
+	c := protodecode.CacheDecode{Sharing: share, Items: listitems.FromContext(ctx)}
+	if shared := forCache(d, c, watch); shared != nil {
 		noteShared(ctx)
 		return shared
 	}
 	return d
 }
 
-// forCache returns d's variant decoding with share, or nil when d has
-// none. Its protobuf decoders record the items of lists in items (see
-// package listitems).
-func forCache(d runtime.Decoder, share *intern.DecodeSharing, items *listitems.Recorder) runtime.Decoder {
+// forCache returns d's variant decoding with c.Sharing, or nil when d has
+// none. Its protobuf decoders record the items of lists in c.Items (see
+// package listitems) and, for a watch, keep the strings met last.
+func forCache(d runtime.Decoder, c protodecode.CacheDecode, watch bool) runtime.Decoder {
 	switch x := d.(type) {
 	case *ProtobufSerializer:
-		return sharingDecoder{x, share, items}
+		return newSharingDecoder(x, c, watch)
 	case *JSONSerializer:
-		return sharingJSONDecoder{x, share}
+		return sharingJSONDecoder{x, c.Sharing}
 	case runtime.WithoutVersionDecoder:
 		switch inner := x.Decoder.(type) {
 		case *ProtobufSerializer:
-			return runtime.WithoutVersionDecoder{Decoder: sharingDecoder{inner, share, items}}
+			return runtime.WithoutVersionDecoder{Decoder: newSharingDecoder(inner, c, watch)}
 		case *JSONSerializer:
-			return runtime.WithoutVersionDecoder{Decoder: sharingJSONDecoder{inner, share}}
+			return runtime.WithoutVersionDecoder{Decoder: sharingJSONDecoder{inner, c.Sharing}}
 		}
 	case CacheDecoder:
-		return x.ForCache(share)
+		return x.ForCache(c.Sharing)
 	}
 	if inner, rewrap := unwrapForeign(d); inner != nil {
-		if shared := forCache(inner, share, items); shared != nil {
+		if shared := forCache(inner, c, watch); shared != nil {
 			return rewrap(shared)
 		}
 	}
 	return nil
 }
 
-// sharingDecoder decodes with a ProtobufSerializer and a Sharing,
-// recording the items of lists in items when it is not nil.
+// sharingDecoder decodes with a ProtobufSerializer for an informer's
+// cache, as c says.
 type sharingDecoder struct {
-	s     *ProtobufSerializer
-	share *intern.DecodeSharing
-	items *listitems.Recorder
+	s *ProtobufSerializer
+	c protodecode.CacheDecode
+}
+
+// newSharingDecoder returns the sharing decoder of s; for a watch, one
+// with strings of its own to keep from one event to the next.
+func newSharingDecoder(s *ProtobufSerializer, c protodecode.CacheDecode, watch bool) sharingDecoder {
+	if watch {
+		c.Strings = new(wire.StreamStrings)
+	}
+	return sharingDecoder{s, c}
 }
 
 func (d sharingDecoder) Decode(data []byte, defaults *schema.GroupVersionKind, into runtime.Object) (runtime.Object, *schema.GroupVersionKind, error) {
-	return d.s.decode(data, defaults, into, d.share, d.items)
+	return d.s.decode(data, defaults, into, d.c)
 }
 
 // sharingJSONDecoder decodes with a JSONSerializer and a DecodeSharing.

@@ -112,3 +112,33 @@ func TestForContextSharesJSONFields(t *testing.T) {
 		})
 	}
 }
+
+// TestForWatchKeepsStreamStrings: the protobuf decoder ForWatch gives a
+// marked watch request keeps strings of its own from one event to the
+// next (one per stream); ForContext's, for a request decoded once, and
+// an unmarked request's, keep none.
+func TestForWatchKeepsStreamStrings(t *testing.T) {
+	fast := NewProtobufSerializer(protobuf.NewSerializer(testScheme, testScheme), testScheme, testScheme)
+	marked := WithCacheDecoding(context.Background(), intern.NewDecodeSharing(intern.NewBytes(16, 16<<10)))
+	streamOf := func(d runtime.Decoder) bool {
+		if v, ok := d.(runtime.WithoutVersionDecoder); ok {
+			d = v.Decoder
+		}
+		s, ok := d.(sharingDecoder)
+		return ok && s.c.Strings != nil
+	}
+	wrapped := runtime.WithoutVersionDecoder{Decoder: fast}
+	if !streamOf(ForWatch(marked, wrapped)) {
+		t.Error("ForWatch's decoder keeps no strings")
+	}
+	a, b := ForWatch(marked, wrapped), ForWatch(marked, wrapped)
+	if a.(runtime.WithoutVersionDecoder).Decoder.(sharingDecoder).c.Strings == b.(runtime.WithoutVersionDecoder).Decoder.(sharingDecoder).c.Strings {
+		t.Error("two watches share their strings")
+	}
+	if streamOf(ForContext(marked, wrapped)) {
+		t.Error("ForContext's decoder keeps strings")
+	}
+	if streamOf(ForWatch(context.Background(), wrapped)) {
+		t.Error("an unmarked watch's decoder keeps strings")
+	}
+}

@@ -8,9 +8,6 @@ import (
 
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-
-	"github.com/kubeclient/client-go/internal/intern"
-	"github.com/kubeclient/client-go/internal/listitems"
 )
 
 // protobufPrefix starts every Kubernetes protobuf document ("k8s\x00").
@@ -54,14 +51,13 @@ type protoUnmarshaler interface {
 
 // Decode decodes data as the reference does.
 func (s *ProtobufSerializer) Decode(data []byte, defaults *schema.GroupVersionKind, into runtime.Object) (runtime.Object, *schema.GroupVersionKind, error) {
-	return s.decode(data, defaults, into, nil, nil)
+	return s.decode(data, defaults, into, protodecode.CacheDecode{})
 }
 
-// decode decodes data as the reference does, sharing what share allows
-// with the objects decoded before and recording a list's items in items
-// (see protodecode.IntoSharing).
-func (s *ProtobufSerializer) decode(data []byte, defaults *schema.GroupVersionKind, into runtime.Object, share *intern.DecodeSharing, items *listitems.Recorder) (runtime.Object, *schema.GroupVersionKind, error) {
-	if obj, actual, ok := s.decodeFast(data, defaults, into, share, items); ok {
+// decode decodes data as the reference does, for an informer's cache as
+// c says (see protodecode.IntoCache).
+func (s *ProtobufSerializer) decode(data []byte, defaults *schema.GroupVersionKind, into runtime.Object, c protodecode.CacheDecode) (runtime.Object, *schema.GroupVersionKind, error) {
+	if obj, actual, ok := s.decodeFast(data, defaults, into, c); ok {
 		return obj, actual, nil
 	}
 	return s.ref.Decode(data, defaults, into)
@@ -71,7 +67,7 @@ func (s *ProtobufSerializer) decode(data []byte, defaults *schema.GroupVersionKi
 // with the typer, or none. ok is false when the reference must decode; into
 // is then untouched, or reset and partly decoded, which the reference's own
 // reset undoes.
-func (s *ProtobufSerializer) decodeFast(data []byte, defaults *schema.GroupVersionKind, into runtime.Object, share *intern.DecodeSharing, items *listitems.Recorder) (runtime.Object, *schema.GroupVersionKind, bool) {
+func (s *ProtobufSerializer) decodeFast(data []byte, defaults *schema.GroupVersionKind, into runtime.Object, c protodecode.CacheDecode) (runtime.Object, *schema.GroupVersionKind, bool) {
 	if _, isUnknown := into.(*runtime.Unknown); isUnknown || len(data) == len(protobufPrefix) || !bytes.HasPrefix(data, protobufPrefix) {
 		return nil, nil, false
 	}
@@ -108,7 +104,7 @@ func (s *ProtobufSerializer) decodeFast(data []byte, defaults *schema.GroupVersi
 	if obj == into {
 		target.Reset() // a new object is zero already
 	}
-	if handled, err := protodecode.IntoSharing(env.raw, obj, share, obj != into, items); !handled || err != nil {
+	if handled, err := protodecode.IntoCache(env.raw, obj, c, obj != into); !handled || err != nil {
 		// No generated decoder, or input it leaves to the reference:
 		// the type's own Unmarshal on a reset object, as the reference.
 		if handled {

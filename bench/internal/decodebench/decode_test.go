@@ -46,7 +46,7 @@ func BenchmarkDecodePodPages(b *testing.B) {
 		b.ReportAllocs()
 		for i := 0; b.Loop(); i++ {
 			var l corev1.PodList
-			if _, err := protodecode.IntoSharing(data[i%pages], &l, s, true, nil); err != nil {
+			if _, err := protodecode.IntoSharing(data[i%pages], &l, s, true); err != nil {
 				b.Fatal(err)
 			}
 		}
