@@ -38,6 +38,25 @@ func (s *DecodeSharing) MessageKey(b []byte) MessageKey {
 	return MessageKey{maphash.Bytes(s.reuse.seeds[0], b), maphash.Bytes(s.reuse.seeds[1], b)}
 }
 
+// MessageKeyHash computes a MessageKey over bytes written in pieces: the
+// key of their concatenation, as MessageKey gives it.
+type MessageKeyHash struct{ h [2]maphash.Hash }
+
+// StartMessageKey readies h to compute a key of s.
+func (s *DecodeSharing) StartMessageKey(h *MessageKeyHash) {
+	h.h[0].SetSeed(s.reuse.seeds[0])
+	h.h[1].SetSeed(s.reuse.seeds[1])
+}
+
+// Write adds b to the bytes h keys.
+func (h *MessageKeyHash) Write(b []byte) {
+	h.h[0].Write(b)
+	h.h[1].Write(b)
+}
+
+// Key returns the key of the bytes written.
+func (h *MessageKeyHash) Key() MessageKey { return MessageKey{h.h[0].Sum64(), h.h[1].Sum64()} }
+
 // Reusable returns what was kept for key k with KeepReusable, if it is
 // still there. Entries are evicted as others take their slots.
 func (s *DecodeSharing) Reusable(k MessageKey) (any, bool) {

@@ -378,3 +378,83 @@ func TestCollectedListItems(t *testing.T) {
 	}
 	runtime.KeepAlive(items)
 }
+
+// TestReusedRunParts: containers that differ from those of a pod decoded
+// before only in their mounts (the service account token volume is each
+// pod's own) are copies of them with their own mounts; their volumes,
+// differing in the token volume's name, likewise. Mounts on the wire in
+// two runs, around other fields, decode as the reference decodes them.
+func TestReusedRunParts(t *testing.T) {
+	podWith := func(name string) *corev1.Pod {
+		p := wiretest.Pod(name)
+		p.Spec.NodeName = "node-" + name
+		p.Spec.Volumes = append(p.Spec.Volumes, pointerPod(name, 1).Spec.Volumes...)
+		for c := range p.Spec.Containers {
+			p.Spec.Containers[c].VolumeMounts = append(p.Spec.Containers[c].VolumeMounts, corev1.VolumeMount{Name: "token-" + name, MountPath: "/var/run/secrets"})
+		}
+		return p
+	}
+	share := newShare()
+	a, b := &corev1.Pod{}, &corev1.Pod{}
+	decodeInto(t, marshalPod(t, podWith("a")), a, share, true)
+	decodeInto(t, marshalPod(t, podWith("b")), b, share, true)
+	if sameArray(a.Spec.Containers, b.Spec.Containers) {
+		t.Fatal("containers with different mounts are one run")
+	}
+	for c := range a.Spec.Containers {
+		ca, cb := a.Spec.Containers[c], b.Spec.Containers[c]
+		if !sameArray(ca.Env, cb.Env) || !sameArray(ca.Ports, cb.Ports) {
+			t.Errorf("container %d: the parts equal to pod a's are not a's", c)
+		}
+		if sameArray(ca.VolumeMounts, cb.VolumeMounts) {
+			t.Errorf("container %d: pod b has pod a's mounts", c)
+		}
+	}
+	last := len(b.Spec.Volumes) - 1
+	if b.Spec.Volumes[last].Name != "token-b" || b.Spec.Volumes[last].Projected != a.Spec.Volumes[last].Projected {
+		t.Errorf("token volume %q: its source is not pod a's", b.Spec.Volumes[last].Name)
+	}
+
+	// Pod c's first container has its mounts in two runs, one before its
+	// image and one after its other fields.
+	c := podWith("c")
+	container := c.Spec.Containers[0]
+	mounts := container.VolumeMounts
+	container.VolumeMounts = nil
+	rest, err := container.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var first, second []byte
+	for i, m := range mounts {
+		mb, err := m.Marshal()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			first = cat(first, lenField(9, mb))
+		} else {
+			second = cat(second, lenField(9, mb))
+		}
+	}
+	others := lenField(2, cat(first, rest, second))
+	for _, other := range c.Spec.Containers[1:] {
+		ob, err := other.Marshal()
+		if err != nil {
+			t.Fatal(err)
+		}
+		others = cat(others, lenField(2, ob))
+	}
+	c.Spec.Containers = nil
+	spec, err := c.Spec.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := cat(lenField(1, lenField(1, []byte("c"))), lenField(2, cat(others, spec)))
+	got := &corev1.Pod{}
+	decodeInto(t, data, got, share, true)
+	if !sameArray(got.Spec.Containers[0].Env, a.Spec.Containers[0].Env) {
+		t.Error("pod c's container with split mounts is not a copy of pod a's")
+	}
+	runtime.KeepAlive(a)
+}

@@ -1386,11 +1386,11 @@ func decodeCorev1PodSpec(r wire.Reader, v *corev1.PodSpec) error {
 		}
 		switch num {
 		case 1:
-			err = wire.ReusedRun(&r, typ, 1, &v.Volumes, decodeCorev1Volume)
+			err = wire.ReusedRunParts(&r, typ, 1, &v.Volumes, decodeCorev1Volume, wire.ElementParts[corev1.Volume]{Vary: 0x2, DecodeVary: decodeCorev1VolumeVary})
 		case 20:
-			err = wire.ReusedRun(&r, typ, 20, &v.InitContainers, decodeCorev1Container)
+			err = wire.ReusedRunParts(&r, typ, 20, &v.InitContainers, decodeCorev1Container, wire.ElementParts[corev1.Container]{Vary: 0x200, DecodeVary: decodeCorev1ContainerVary})
 		case 2:
-			err = wire.ReusedRun(&r, typ, 2, &v.Containers, decodeCorev1Container)
+			err = wire.ReusedRunParts(&r, typ, 2, &v.Containers, decodeCorev1Container, wire.ElementParts[corev1.Container]{Vary: 0x200, DecodeVary: decodeCorev1ContainerVary})
 		case 34:
 			err = wire.ReusedRun(&r, typ, 34, &v.EphemeralContainers, decodeCorev1EphemeralContainer)
 		case 3:
@@ -2385,6 +2385,29 @@ func decodeCorev1Volume(r wire.Reader, v *corev1.Volume) error {
 	return nil
 }
 
+// decodeCorev1VolumeVary decodes the fields of Volume that differ from one owner's object to
+// the next alone, replacing what v held in them (see wire.ReusedRunParts).
+func decodeCorev1VolumeVary(r wire.Reader, v *corev1.Volume) error {
+	var zero corev1.Volume
+	v.Name = zero.Name
+	for r.More() {
+		num, typ, err := r.Key()
+		if err != nil {
+			return err
+		}
+		switch num {
+		case 1:
+			err = wire.SetString(&r, typ, &v.Name)
+		default:
+			err = r.Skip()
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func decodeCorev1Container(r wire.Reader, v *corev1.Container) error {
 	for r.More() {
 		num, typ, err := r.Key()
@@ -2442,6 +2465,29 @@ func decodeCorev1Container(r wire.Reader, v *corev1.Container) error {
 			err = wire.SetBool(&r, typ, &v.StdinOnce)
 		case 18:
 			err = wire.SetBool(&r, typ, &v.TTY)
+		default:
+			err = r.Skip()
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// decodeCorev1ContainerVary decodes the fields of Container that differ from one owner's object to
+// the next alone, replacing what v held in them (see wire.ReusedRunParts).
+func decodeCorev1ContainerVary(r wire.Reader, v *corev1.Container) error {
+	var zero corev1.Container
+	v.VolumeMounts = zero.VolumeMounts
+	for r.More() {
+		num, typ, err := r.Key()
+		if err != nil {
+			return err
+		}
+		switch num {
+		case 9:
+			err = wire.ReusedRun(&r, typ, 9, &v.VolumeMounts, decodeCorev1VolumeMount)
 		default:
 			err = r.Skip()
 		}

@@ -173,6 +173,32 @@ type weakRun[T any] struct {
 // merged by the reference) may hold a reused slice, and such input is left
 // to the reference (ErrFallback).
 func ReusedRun[S ~[]T, T any](r *Reader, typ int, num int32, v *S, dec func(Reader, *T) error) error {
+	return reusedRun(r, typ, num, v, dec, ElementParts[T]{})
+}
+
+// ElementParts names the fields in which the elements of a run differ from
+// one owner's object to the next while the rest of each element is equal:
+// the mount of the service account token volume, whose name is each pod's
+// own, in every container. Vary has the bit of each such field number (all
+// below 64); DecodeVary decodes those fields alone into an element,
+// replacing what it held in them.
+type ElementParts[T any] struct {
+	Vary       uint64
+	DecodeVary func(Reader, *T) error
+}
+
+// ReusedRunParts is ReusedRun for a run whose elements differ in the fields
+// parts names. When the run as a whole is not found, each element of
+// minReusedMessage bytes or more is looked up by its other fields: when an
+// element decoded before from the same other fields is still alive, the
+// element is a copy of it (sharing its slices, maps and pointers) whose
+// varying fields are then decoded from its own bytes. The elements it
+// decodes whole are logged by their other fields.
+func ReusedRunParts[S ~[]T, T any](r *Reader, typ int, num int32, v *S, dec func(Reader, *T) error, parts ElementParts[T]) error {
+	return reusedRun(r, typ, num, v, dec, parts)
+}
+
+func reusedRun[S ~[]T, T any](r *Reader, typ int, num int32, v *S, dec func(Reader, *T) error, parts ElementParts[T]) error {
 	if r.reuse == nil || typ != wireBytes || num >= 64 {
 		return AppendMessage(r, typ, num, v, dec)
 	}
@@ -208,6 +234,12 @@ func ReusedRun[S ~[]T, T any](r *Reader, typ int, num int32, v *S, dec func(Read
 		b, err := r.Bytes(wireBytes)
 		if err != nil {
 			return err
+		}
+		if parts.DecodeVary != nil && len(b) >= minReusedMessage {
+			if err := reusedElement(r, b, &out[i], dec, parts); err != nil {
+				return err
+			}
+			continue
 		}
 		if err := dec(r.nested(b), &out[i]); err != nil {
 			return err
@@ -286,4 +318,50 @@ func ReusedPointer[T any](r *Reader, typ int, num int32, v **T, dec func(Reader,
 	*v = p
 	logDecoded(r.reuse, key, p, weak.Make(p))
 	return nil
+}
+
+// reusedElement decodes element b of a run into v, which is zero, as
+// ReusedRunParts says: a copy of a live element with the same fields but
+// those parts.Vary names, whose varying fields are then decoded from b, or
+// else decoded whole and logged.
+func reusedElement[T any](r *Reader, b []byte, v *T, dec func(Reader, *T) error, parts ElementParts[T]) error {
+	key, ok := partsKey(r.share, b, parts.Vary)
+	if !ok {
+		return dec(r.nested(b), v)
+	}
+	if p := reusableValue[T](r.share, r.reuse, key); p != nil {
+		*v = *p
+		return parts.DecodeVary(r.nested(b), v)
+	}
+	if err := dec(r.nested(b), v); err != nil {
+		return err
+	}
+	logDecoded(r.reuse, key, v, weak.Make(v))
+	return nil
+}
+
+// partsKey returns the key of message b without its fields in vary: the
+// key of the bytes of its other fields, in order. ok is false when b does
+// not parse.
+func partsKey(s *intern.DecodeSharing, b []byte, vary uint64) (key intern.MessageKey, ok bool) {
+	var h intern.MessageKeyHash
+	s.StartMessageKey(&h)
+	f := NewReader(b)
+	start := 0
+	for f.More() {
+		at := f.i
+		num, _, err := f.Key()
+		if err != nil {
+			return key, false
+		}
+		if err := f.Skip(); err != nil {
+			return key, false
+		}
+		if num >= 0 && num < 64 && vary&(1<<num) != 0 {
+			h.Write(b[start:at])
+			start = f.i
+		}
+	}
+	h.Write(b[start:])
+	return h.Key(), true
 }

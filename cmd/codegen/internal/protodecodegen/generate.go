@@ -154,7 +154,12 @@ func (g *generator) fieldCall(t *model.Type, fld *model.Field, tag protoTag) (st
 	}
 	if g.isSpec[t] && fld.Type.Kind == model.RefSlice && fld.Type.Elem.Kind == model.RefNamed && g.scalarOf(fld.Type.Elem) == notScalar {
 		if fn := g.messageFunc(fld.Type.Elem); fn != "" {
-			return fmt.Sprintf("%s.ReusedRun(&r, typ, %d, &v.%s, %s)", g.f.Import(g.opts.RuntimePath), tag.num, fld.Name, fn), true
+			wire := g.f.Import(g.opts.RuntimePath)
+			if elem := g.lookup(fld.Type.Elem); elem != nil && g.varyMask(elem) != 0 {
+				return fmt.Sprintf("%s.ReusedRunParts(&r, typ, %d, &v.%s, %s, %s.ElementParts[%s]{Vary: %#x, DecodeVary: %sVary})",
+					wire, tag.num, fld.Name, fn, wire, g.typeName(elem), g.varyMask(elem), fn), true
+			}
+			return fmt.Sprintf("%s.ReusedRun(&r, typ, %d, &v.%s, %s)", wire, tag.num, fld.Name, fn), true
 		}
 	}
 	if g.isSpec[t] && fld.Type.Kind == model.RefPointer && g.generatedMessage(fld.Type.Elem) {
@@ -233,6 +238,63 @@ func (g *generator) specTypes(roots []*model.Type) map[*model.Type]bool {
 	return specs
 }
 
+// elementParts names, for the element types of reused runs, the fields in
+// which one owner's objects differ (see wire.ReusedRunParts): each pod has
+// a service account token volume of its own name ("kube-api-access-" and
+// a suffix), mounted in every container, while its containers and
+// volumes are otherwise those of the other pods of its ReplicaSet.
+var elementParts = map[string][]string{
+	"k8s.io/api/core/v1.Container": {"VolumeMounts"},
+	"k8s.io/api/core/v1.Volume":    {"Name"},
+}
+
+// varyMask returns the bits of the field numbers elementParts names for
+// t, or 0.
+func (g *generator) varyMask(t *model.Type) uint64 {
+	var mask uint64
+	for _, name := range elementParts[t.Package.Path+"."+t.Name] {
+		for _, fld := range t.Fields {
+			if tag, ok := parseTag(fld.Tag); ok && fld.Name == name && tag.num < 64 {
+				mask |= 1 << tag.num
+			}
+		}
+	}
+	return mask
+}
+
+// varyDecoder writes the function that decodes the fields elementParts
+// names for t alone into a value holding a copy of another element,
+// replacing what it held in them.
+func (g *generator) varyDecoder(t *model.Type) {
+	f := g.f
+	wire := f.Import(g.opts.RuntimePath)
+	var resets, cases []string
+	for _, name := range elementParts[t.Package.Path+"."+t.Name] {
+		for _, fld := range t.Fields {
+			tag, ok := parseTag(fld.Tag)
+			if !ok || fld.Name != name {
+				continue
+			}
+			call, ok := g.fieldCall(t, fld, tag)
+			if !ok {
+				continue
+			}
+			resets = append(resets, fmt.Sprintf("\tv.%s = zero.%s\n", fld.Name, fld.Name))
+			cases = append(cases, fmt.Sprintf("\t\tcase %d:\n\t\t\terr = %s\n", tag.num, call))
+		}
+	}
+	f.Printf("// %sVary decodes the fields of %s that differ from one owner's object to\n// the next alone, replacing what v held in them (see wire.ReusedRunParts).\n", funcName(t), t.Name)
+	f.Printf("func %sVary(r %s.Reader, v *%s) error {\n\tvar zero %s\n", funcName(t), wire, g.typeName(t), g.typeName(t))
+	for _, r := range resets {
+		f.Printf("%s", r)
+	}
+	f.Printf("\tfor r.More() {\n\t\tnum, typ, err := r.Key()\n\t\tif err != nil {\n\t\t\treturn err\n\t\t}\n\t\tswitch num {\n")
+	for _, c := range cases {
+		f.Printf("%s", c)
+	}
+	f.Printf("\t\tdefault:\n\t\t\terr = r.Skip()\n\t\t}\n\t\tif err != nil {\n\t\t\treturn err\n\t\t}\n\t}\n\treturn nil\n}\n\n")
+}
+
 // metav1Path is the package of object metadata.
 const metav1Path = "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -287,4 +349,7 @@ func (g *generator) messageDecoder(t *model.Type) {
 		f.Printf("%s", c)
 	}
 	f.Printf("\t\tdefault:\n\t\t\terr = r.Skip()\n\t\t}\n\t\tif err != nil {\n\t\t\treturn err\n\t\t}\n\t}\n\t%s\n}\n\n", finish)
+	if g.varyMask(t) != 0 {
+		g.varyDecoder(t)
+	}
 }
