@@ -114,8 +114,12 @@ func sameValue(item reflect.Value, allocation runtime.Object) bool {
 type recorderKey struct{}
 
 // NewContext returns ctx carrying r: the decoders of list requests made
-// with it record their items' allocations in r (see Recorder).
+// with it record their items' allocations in r (see Recorder). A nil r
+// returns ctx.
 func NewContext(ctx context.Context, r *Recorder) context.Context {
+	if r == nil {
+		return ctx
+	}
 	return context.WithValue(ctx, recorderKey{}, r)
 }
 

@@ -112,22 +112,26 @@ func newMergedList(first metav1.ListInterface) *mergedList {
 	return &mergedList{list: l}
 }
 
-// add appends the items of page, copied out of it when allocNew is set,
-// or, for items that are copies of allocations their decoder recorded in
-// items, those allocations (see package listitems).
+// add appends the items of page, copied out of it when allocNew is set;
+// items that are copies of allocations their decoder recorded in items
+// are those allocations instead (see package listitems).
 func (m *mergedList) add(page runtime.Object, allocNew bool, items *listitems.Recorder) error {
-	if !allocNew {
-		return meta.EachListItem(page, func(item runtime.Object) error {
-			m.list.Items = append(m.list.Items, item)
-			return nil
-		})
+	if allocNew && items != nil {
+		extracted, err := items.Extract(page)
+		if err != nil {
+			return err
+		}
+		m.list.Items = append(m.list.Items, extracted...)
+		return nil
 	}
-	extracted, err := items.Extract(page)
-	if err != nil {
-		return err
+	each := meta.EachListItem
+	if allocNew {
+		each = meta.EachListItemWithAlloc
 	}
-	m.list.Items = append(m.list.Items, extracted...)
-	return nil
+	return each(page, func(item runtime.Object) error {
+		m.list.Items = append(m.list.Items, item)
+		return nil
+	})
 }
 
 // EachListItem calls fn on every item of the list, fetching pages in the

@@ -248,40 +248,46 @@ var elementParts = map[string][]string{
 	"k8s.io/api/core/v1.Volume":    {"Name"},
 }
 
-// varyMask returns the bits of the field numbers elementParts names for
-// t, or 0.
-func (g *generator) varyMask(t *model.Type) uint64 {
-	var mask uint64
+// varyFields returns the fields elementParts names for t (numbered
+// below 64), in the order it names them.
+func (g *generator) varyFields(t *model.Type) (fields []*model.Field, tags []protoTag) {
 	for _, name := range elementParts[t.Package.Path+"."+t.Name] {
 		for _, fld := range t.Fields {
 			if tag, ok := parseTag(fld.Tag); ok && fld.Name == name && tag.num < 64 {
-				mask |= 1 << tag.num
+				fields, tags = append(fields, fld), append(tags, tag)
 			}
 		}
+	}
+	return fields, tags
+}
+
+// varyMask returns the bits of the field numbers of varyFields, or 0.
+func (g *generator) varyMask(t *model.Type) uint64 {
+	var mask uint64
+	_, tags := g.varyFields(t)
+	for _, tag := range tags {
+		mask |= 1 << tag.num
 	}
 	return mask
 }
 
-// varyDecoder writes the function that decodes the fields elementParts
-// names for t alone into a value holding a copy of another element,
-// replacing what it held in them.
+// varyDecoder writes the function that decodes the fields of varyFields
+// alone into a value holding a copy of another element, replacing what
+// it held in them. A field the generator does not model is left to the
+// reference (ErrFallback) when present: it is not part of the element's
+// key, so it must not keep the copied value.
 func (g *generator) varyDecoder(t *model.Type) {
 	f := g.f
 	wire := f.Import(g.opts.RuntimePath)
 	var resets, cases []string
-	for _, name := range elementParts[t.Package.Path+"."+t.Name] {
-		for _, fld := range t.Fields {
-			tag, ok := parseTag(fld.Tag)
-			if !ok || fld.Name != name {
-				continue
-			}
-			call, ok := g.fieldCall(t, fld, tag)
-			if !ok {
-				continue
-			}
-			resets = append(resets, fmt.Sprintf("\tv.%s = zero.%s\n", fld.Name, fld.Name))
-			cases = append(cases, fmt.Sprintf("\t\tcase %d:\n\t\t\terr = %s\n", tag.num, call))
+	fields, tags := g.varyFields(t)
+	for i, fld := range fields {
+		call, ok := g.fieldCall(t, fld, tags[i])
+		if !ok {
+			call = wire + ".ErrFallback"
 		}
+		resets = append(resets, fmt.Sprintf("\tv.%s = zero.%s\n", fld.Name, fld.Name))
+		cases = append(cases, fmt.Sprintf("\t\tcase %d:\n\t\t\terr = %s\n", tags[i].num, call))
 	}
 	f.Printf("// %sVary decodes the fields of %s that differ from one owner's object to\n// the next alone, replacing what v held in them (see wire.ReusedRunParts).\n", funcName(t), t.Name)
 	f.Printf("func %sVary(r %s.Reader, v *%s) error {\n\tvar zero %s\n", funcName(t), wire, g.typeName(t), g.typeName(t))
