@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -21,6 +22,20 @@ func sameArray[T any](a, b []T) bool { return len(a) > 0 && len(b) > 0 && &a[0] 
 // sameSpec reports whether two pods' specs are one reused spec: their
 // tolerations, a run too short for ReusedRun, share an array only then.
 func sameSpec(a, b *corev1.Pod) bool { return sameArray(a.Spec.Tolerations, b.Spec.Tolerations) }
+
+// sameContainers reports whether b's containers are a's, or copies of them
+// (see wire.ReusedRunParts): their environments are one array each.
+func sameContainers(a, b []corev1.Container) bool {
+	if len(a) != len(b) || len(a) == 0 {
+		return false
+	}
+	for i := range a {
+		if !sameArray(a[i].Env, b[i].Env) {
+			return false
+		}
+	}
+	return true
+}
 
 // decodeInto resets obj and decodes b into it with share, checking it
 // against the reference.
@@ -68,7 +83,7 @@ func TestReusedSpecs(t *testing.T) {
 		if sameSpec(a, c) {
 			t.Error("different specs shared")
 		}
-		if !sameArray(a.Spec.Containers, c.Spec.Containers) {
+		if !sameContainers(a.Spec.Containers, c.Spec.Containers) {
 			t.Error("equal containers of specs that differ in their node not shared")
 		}
 		runtime.KeepAlive(a)
@@ -78,7 +93,7 @@ func TestReusedSpecs(t *testing.T) {
 		mine, b := &corev1.Pod{}, &corev1.Pod{}
 		decodeInto(t, data, mine, share, false)
 		decodeInto(t, data, b, share, true)
-		if sameArray(mine.Spec.Containers, b.Spec.Containers) {
+		if sameContainers(mine.Spec.Containers, b.Spec.Containers) {
 			t.Error("spec of the caller's object reused")
 		}
 		// The caller decodes into its object again: b is untouched.
@@ -112,7 +127,7 @@ func TestReusedSpecs(t *testing.T) {
 		if sameSpec(&it[1], &it[2]) || sameSpec(&it[2], &it[3]) {
 			t.Error("different specs shared")
 		}
-		if !sameArray(it[1].Spec.Containers, it[2].Spec.Containers) {
+		if !sameContainers(it[1].Spec.Containers, it[2].Spec.Containers) {
 			t.Error("equal containers of specs that differ in their node not shared")
 		}
 	})
@@ -195,29 +210,29 @@ func TestReusedSpecTwice(t *testing.T) {
 	}
 }
 
-// TestReusedRuns: the repeated message fields of a spec (containers,
-// volumes) decode to a slice shared with an equal run decoded before;
-// elements in several runs, and short runs, go into a private slice; a
-// shared slice has no room to append into.
+// TestReusedRuns: the repeated message fields of a spec whose elements are
+// not looked up one by one (tolerations; see TestReusedRunParts for
+// containers and volumes) decode to a slice shared with an equal run
+// decoded before; elements in several runs, and short runs, go into a
+// private slice; a shared slice has no room to append into.
 func TestReusedRuns(t *testing.T) {
-	big := func(name string) []byte {
-		c := wiretest.Pod("x").Spec.Containers[0]
-		c.Name = name
-		b, err := c.Marshal()
+	const tolerations = 22 // PodSpec's field number
+	big := func(key string) []byte {
+		b, err := (&corev1.Toleration{Key: key + strings.Repeat("k", 150), Operator: "Exists", Effect: "NoSchedule"}).Marshal()
 		if err != nil {
 			t.Fatal(err)
 		}
-		return lenField(2, b)
+		return lenField(tolerations, b)
 	}
 	specWith := func(fields ...[]byte) []byte { return cat(fields...) }
 	tests := []struct {
 		name   string
 		spec   []byte
-		shared bool // the second decode's containers are the first's
+		shared bool // the second decode's tolerations are the first's
 	}{
 		{"one run", specWith(big("a"), big("b"), lenField(3, []byte("Always"))), true},
 		{"several runs", specWith(big("a"), lenField(3, []byte("Always")), big("b")), false},
-		{"short run", specWith(lenField(2, lenField(1, []byte("a")))), false},
+		{"short run", specWith(lenField(tolerations, lenField(1, []byte("a")))), false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -226,11 +241,11 @@ func TestReusedRuns(t *testing.T) {
 			// A node name keeps the specs themselves apart.
 			decodeInto(t, cat(lenField(1, lenField(1, []byte("a"))), lenField(2, tc.spec)), a, share, true)
 			decodeInto(t, cat(lenField(1, lenField(1, []byte("b"))), lenField(2, cat(tc.spec, lenField(10, []byte("node"))))), b, share, true)
-			if got := sameArray(a.Spec.Containers, b.Spec.Containers); got != tc.shared {
-				t.Errorf("containers shared %v, want %v", got, tc.shared)
+			if got := sameArray(a.Spec.Tolerations, b.Spec.Tolerations); got != tc.shared {
+				t.Errorf("tolerations shared %v, want %v", got, tc.shared)
 			}
-			if tc.shared && cap(a.Spec.Containers) != len(a.Spec.Containers) {
-				t.Errorf("a shared slice has capacity %d for %d elements", cap(a.Spec.Containers), len(a.Spec.Containers))
+			if tc.shared && cap(a.Spec.Tolerations) != len(a.Spec.Tolerations) {
+				t.Errorf("a shared slice has capacity %d for %d elements", cap(a.Spec.Tolerations), len(a.Spec.Tolerations))
 			}
 			runtime.KeepAlive(a)
 		})
@@ -457,4 +472,52 @@ func TestReusedRunParts(t *testing.T) {
 		t.Error("pod c's container with split mounts is not a copy of pod a's")
 	}
 	runtime.KeepAlive(a)
+}
+
+// TestReusedManagedFieldsSets: the managed-fields sets of an object's next
+// version, the same bytes while the entries' times change, are the sets of
+// the version decoded before, when that one was new; a set that changed is
+// decoded, and a caller's object lends none.
+func TestReusedManagedFieldsSets(t *testing.T) {
+	next := func(p *corev1.Pod, statusSet string) *corev1.Pod {
+		n := p.DeepCopy()
+		for i := range n.ManagedFields {
+			later := metav1.NewTime(n.ManagedFields[i].Time.Add(time.Minute))
+			n.ManagedFields[i].Time = &later
+		}
+		if statusSet != "" {
+			n.ManagedFields[1].FieldsV1 = &metav1.FieldsV1{Raw: []byte(statusSet)}
+		}
+		n.ResourceVersion += "1"
+		return n
+	}
+	first := wiretest.Pod("web-1")
+	if len(first.ManagedFields) < 2 {
+		t.Fatal("the test pod has fewer than two managed-fields entries")
+	}
+	changedSet := `{"f:status":{"f:phase":{},"f:podIP":{},"f:reason":{},"f:message":{},"f:startTime":{},"f:hostIP":{}}}`
+	tests := []struct {
+		name      string
+		fresh     bool   // the first version is new (as in an informer's cache)
+		statusSet string // the second version's status set, if it changed
+		want      []bool // each entry's set is the first version's
+	}{
+		{"unchanged sets", true, "", []bool{true, true}},
+		{"a changed set", true, changedSet, []bool{true, false}},
+		{"a caller's object", false, "", []bool{false, false}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			share := newShare()
+			a, b := &corev1.Pod{}, &corev1.Pod{}
+			decodeInto(t, marshalPod(t, first), a, share, tc.fresh)
+			decodeInto(t, marshalPod(t, next(first, tc.statusSet)), b, share, true)
+			for i, want := range tc.want {
+				if got := a.ManagedFields[i].FieldsV1 == b.ManagedFields[i].FieldsV1; got != want {
+					t.Errorf("entry %d: set is the first version's: %v, want %v", i, got, want)
+				}
+			}
+			runtime.KeepAlive(a)
+		})
+	}
 }

@@ -268,7 +268,7 @@ func decodeMetav1ManagedFieldsEntry(r wire.Reader, v *metav1.ManagedFieldsEntry)
 		case 6:
 			err = wire.SetString(&r, typ, &v.FieldsType)
 		case 7:
-			err = wire.Pointer(&r, typ, &v.FieldsV1, decodeMetav1FieldsV1)
+			err = wire.ReusedPointer(&r, typ, 7, &v.FieldsV1, decodeMetav1FieldsV1)
 		case 8:
 			err = wire.SetString(&r, typ, &v.Subresource)
 		default:

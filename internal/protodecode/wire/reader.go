@@ -46,6 +46,11 @@ type Reader struct {
 	// plain, set for Secrets, keeps strings out of the process-wide
 	// table (see intern.IsSecret); the readers of nested messages carry it.
 	plain bool
+	// logged is set for the reader of a message that ReusedPointer looked
+	// up by its bytes and logs for reuse: an equal message is found
+	// whole, so its fields need not be shared one by one (see
+	// SetSharedBytes). Readers of nested messages do not carry it.
+	logged bool
 	// slab, when not nil, hands out the decode's small values (see
 	// slab); the readers of nested messages carry it.
 	slab *slab

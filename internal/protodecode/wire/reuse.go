@@ -188,7 +188,10 @@ type ElementParts[T any] struct {
 }
 
 // ReusedRunParts is ReusedRun for a run whose elements differ in the fields
-// parts names. When the run as a whole is not found, each element of
+// parts names. The run is not looked up or logged as a whole: in a real
+// cluster no two pods have equal runs of containers or volumes (the token
+// volume's name differs), and a pod whose spec changed while its
+// containers did not finds them element by element. Each element of
 // minReusedMessage bytes or more is looked up by its other fields: when an
 // element decoded before from the same other fields is still alive, the
 // element is a copy of it (sharing its slices, maps and pointers) whose
@@ -216,11 +219,15 @@ func reusedRun[S ~[]T, T any](r *Reader, typ int, num int32, v *S, dec func(Read
 		r.privateRuns |= bit
 		return AppendMessage(r, typ, num, v, dec)
 	}
-	key := r.share.MessageKey(r.b[start:end])
-	if held := reusableRun[S](r.share, r.reuse, key); held != nil {
-		*v = held
-		r.i = end
-		return nil
+	wholeRun := parts.DecodeVary == nil
+	var key intern.MessageKey
+	if wholeRun {
+		key = r.share.MessageKey(r.b[start:end])
+		if held := reusableRun[S](r.share, r.reuse, key); held != nil {
+			*v = held
+			r.i = end
+			return nil
+		}
 	}
 	out := make(S, n)
 	for i := range out {
@@ -246,7 +253,9 @@ func reusedRun[S ~[]T, T any](r *Reader, typ int, num int32, v *S, dec func(Read
 		}
 	}
 	*v = out[:n:n]
-	logDecoded(r.reuse, key, *v, weakRun[T]{weak.Make(&out[0]), n})
+	if wholeRun {
+		logDecoded(r.reuse, key, *v, weakRun[T]{weak.Make(&out[0]), n})
+	}
 	return nil
 }
 
@@ -277,8 +286,9 @@ const minReusedPart = 64
 // earlier in this decode), *v becomes that value itself: the probes,
 // security contexts and volume sources of one owner's pods are equal
 // while their containers and volumes differ in a name (the service
-// account token volume each pod gets is one). The value decoded is
-// logged as decoded from those bytes.
+// account token volume each pod gets is one); an object's managed-fields
+// sets are the same from one version of it to the next. The value decoded
+// is logged as decoded from those bytes.
 //
 // A field that appears twice is merged into by the reference; when the
 // first was shared, such input is left to it (ErrFallback).
@@ -312,7 +322,9 @@ func ReusedPointer[T any](r *Reader, typ int, num int32, v **T, dec func(Reader,
 		return nil
 	}
 	p := new(T)
-	if err := dec(r.nested(b), p); err != nil {
+	n := r.nested(b)
+	n.logged = true
+	if err := dec(n, p); err != nil {
 		return err
 	}
 	*v = p

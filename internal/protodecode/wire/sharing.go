@@ -13,9 +13,12 @@ import (
 var lastAppliedKey = []byte(intern.LastAppliedAnnotation)
 
 // SetSharedBytes reads a bytes field as SetBytes does; with a
-// DecodeSharing, equal values decode to one shared slice.
+// DecodeSharing, equal values decode to one shared slice. In a message
+// ReusedPointer looked up by its bytes, and logs (a managed-fields set in
+// an informer's decode), it copies as SetBytes does: equal messages find
+// this one whole.
 func SetSharedBytes[T ~[]byte](r *Reader, typ int, v *T) error {
-	if r.share == nil {
+	if r.share == nil || r.logged {
 		return SetBytes(r, typ, v)
 	}
 	b, err := r.Bytes(typ)

@@ -13,6 +13,16 @@ var sharedBytes = map[string]bool{
 	"k8s.io/apimachinery/pkg/apis/meta/v1.FieldsV1.Raw": true,
 }
 
+// reusedPointers lists optional message fields outside specs decoded with
+// wire.ReusedPointer: the managed-fields set of an entry is, from one
+// version of an object to the next, the same bytes, while the entry's
+// time changes with every update of the manager. With a reuse log the
+// entry then points at the set decoded before (kept alive by the cached
+// object) instead of hashing, comparing and copying its bytes again.
+var reusedPointers = map[string]bool{
+	"k8s.io/apimachinery/pkg/apis/meta/v1.ManagedFieldsEntry.FieldsV1": true,
+}
+
 // wellKnown maps the types whose Unmarshal is written by hand to the
 // runtime's decoder for them.
 var wellKnown = map[string]string{

@@ -162,7 +162,7 @@ func (g *generator) fieldCall(t *model.Type, fld *model.Field, tag protoTag) (st
 			return fmt.Sprintf("%s.ReusedRun(&r, typ, %d, &v.%s, %s)", wire, tag.num, fld.Name, fn), true
 		}
 	}
-	if g.isSpec[t] && fld.Type.Kind == model.RefPointer && g.generatedMessage(fld.Type.Elem) {
+	if (g.isSpec[t] || reusedPointers[qualified]) && fld.Type.Kind == model.RefPointer && g.generatedMessage(fld.Type.Elem) {
 		if fn := g.messageFunc(fld.Type.Elem); fn != "" {
 			return fmt.Sprintf("%s.ReusedPointer(&r, typ, %d, &v.%s, %s)", g.f.Import(g.opts.RuntimePath), tag.num, fld.Name, fn), true
 		}
