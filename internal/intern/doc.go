@@ -1,7 +1,8 @@
 // Package intern keeps one shared copy of values that repeat across the
 // objects of a cache: strings, byte slices (managed-fields sets), maps
 // (labels, annotations, resource lists), trees (the managed fields of
-// unstructured objects) and, for decoders, whole messages (specs).
+// unstructured objects) and, for decoders, whole messages (specs, their
+// parts, managed-fields sets from one version of an object to the next).
 //
 // It sits below tools/cache (which publishes the objects an informer
 // caches) and the decoders (which can share as they read).
@@ -34,7 +35,7 @@
 // fields sets 1,024 of at most 16 KiB (16 MiB); resource lists 1,024 of at
 // most 8 entries; unstructured managed-fields trees 1,024 of at most 2,048
 // nodes; a DecodeSharing's decoded values 4,096 of at most 16 KiB on the
-// wire, and its reusable specs by weak pointer only (kept alive by the
+// wire, and its reusable messages by weak pointer only (kept alive by the
 // objects holding them, not by the table). Values kept by a table outlive
 // the informers that made them until other values take their slots.
 //
