@@ -61,6 +61,9 @@ func IntoCache(data []byte, obj runtime.Object, c CacheDecode, fresh bool) (hand
 	if c.Items != nil && isList {
 		log.CollectItems()
 	}
+	if !fresh && !isList {
+		log.ForCaller()
+	}
 	handled, err = decodeObject(wire.NewReusingReader(data, c.Sharing, &log).WithSlab().WithStreamStrings(c.Strings), obj)
 	if handled && err == nil {
 		if fresh || isList {

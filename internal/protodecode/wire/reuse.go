@@ -33,7 +33,15 @@ type ReuseLog struct {
 	// each).
 	collectItems bool
 	items        []any
+	// forCaller, set by ForCaller, says the log will not be committed.
+	forCaller bool
 }
+
+// ForCaller says the object decoded is the caller's own, not kept for
+// reuse: what the decode logs serves later parts of the same decode only,
+// and will not be committed. Parts that rely on the log for sharing with
+// other objects (see SetSharedBytes) then share through the tables.
+func (l *ReuseLog) ForCaller() { l.forCaller = true }
 
 // loggedValue is a value this decode logged, with its key.
 type loggedValue struct {
@@ -323,7 +331,7 @@ func ReusedPointer[T any](r *Reader, typ int, num int32, v **T, dec func(Reader,
 	}
 	p := new(T)
 	n := r.nested(b)
-	n.logged = true
+	n.logged = !r.reuse.forCaller
 	if err := dec(n, p); err != nil {
 		return err
 	}
