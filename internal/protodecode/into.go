@@ -66,9 +66,7 @@ func IntoCache(data []byte, obj runtime.Object, c CacheDecode, fresh bool) (hand
 	}
 	handled, err = decodeObject(wire.NewReusingReader(data, c.Sharing, &log).WithSlab().WithStreamStrings(c.Strings), obj)
 	if handled && err == nil {
-		if fresh || isList {
-			log.Commit(c.Sharing)
-		}
+		log.Commit(c.Sharing)
 		c.Items.Record(obj, itemObjects(log.Items()))
 	}
 	return handled, err

@@ -39,7 +39,7 @@ type ReuseLog struct {
 
 // ForCaller says the object decoded is the caller's own, not kept for
 // reuse: what the decode logs serves later parts of the same decode only,
-// and will not be committed. Parts that rely on the log for sharing with
+// and Commit keeps none of it. Parts that rely on the log for sharing with
 // other objects (see SetSharedBytes) then share through the tables.
 func (l *ReuseLog) ForCaller() { l.forCaller = true }
 
@@ -75,8 +75,13 @@ type reusableKeep struct {
 	ref any // a weak.Pointer to the decoded value
 }
 
-// Commit makes the messages logged reusable through s.
+// Commit makes the messages logged reusable through s, unless the object
+// decoded is the caller's (ForCaller).
 func (l *ReuseLog) Commit(s *intern.DecodeSharing) {
+	if l.forCaller {
+		l.keeps = l.keeps[:0]
+		return
+	}
 	for _, k := range l.keeps {
 		s.KeepReusable(k.key, k.ref)
 	}
@@ -169,8 +174,9 @@ type weakRun[T any] struct {
 // the key just read (all of its elements) as AppendMessage decodes each.
 // With a DecodeSharing and a ReuseLog, when a slice decoded before from
 // the same bytes is still alive, *v becomes that slice instead: the
-// containers, volumes and tolerations of one ReplicaSet's pods are equal
-// while their specs differ in the node they run on. A decoded slice is
+// tolerations of one ReplicaSet's pods are equal while their specs differ
+// in the node they run on (containers and volumes, which differ in the
+// token volume, go through ReusedRunParts). A decoded slice is
 // logged with its capacity cut to its length, so that nobody appending to
 // a copy of it writes into its array.
 //
@@ -181,7 +187,23 @@ type weakRun[T any] struct {
 // merged by the reference) may hold a reused slice, and such input is left
 // to the reference (ErrFallback).
 func ReusedRun[S ~[]T, T any](r *Reader, typ int, num int32, v *S, dec func(Reader, *T) error) error {
-	return reusedRun(r, typ, num, v, dec, ElementParts[T]{})
+	start, end, n, ok, err := runToReuse(r, typ, num, v, dec)
+	if !ok || err != nil {
+		return err
+	}
+	key := r.share.MessageKey(r.b[start:end])
+	if held := reusableRun[S](r.share, r.reuse, key); held != nil {
+		*v = held
+		r.i = end
+		return nil
+	}
+	out, err := decodeRun[S](r, n, dec, ElementParts[T]{})
+	if err != nil {
+		return err
+	}
+	*v = out
+	logDecoded(r.reuse, key, out, weakRun[T]{weak.Make(&out[0]), n})
+	return nil
 }
 
 // ElementParts names the fields in which the elements of a run differ from
@@ -206,65 +228,73 @@ type ElementParts[T any] struct {
 // varying fields are then decoded from its own bytes. The elements it
 // decodes whole are logged by their other fields.
 func ReusedRunParts[S ~[]T, T any](r *Reader, typ int, num int32, v *S, dec func(Reader, *T) error, parts ElementParts[T]) error {
-	return reusedRun(r, typ, num, v, dec, parts)
+	_, _, n, ok, err := runToReuse(r, typ, num, v, dec)
+	if !ok || err != nil {
+		return err
+	}
+	out, err := decodeRun[S](r, n, dec, parts)
+	if err != nil {
+		return err
+	}
+	*v = out
+	return nil
 }
 
-func reusedRun[S ~[]T, T any](r *Reader, typ int, num int32, v *S, dec func(Reader, *T) error, parts ElementParts[T]) error {
+// runToReuse readies the decode of the run of repeated message field num
+// that starts at the key just read, for ReusedRun and ReusedRunParts: ok
+// says the run, from start to end, holds all n of the field's elements and
+// is long enough to be worth a key. Otherwise (no ReuseLog, elements in
+// several runs, a short run) it has decoded the elements as AppendMessage
+// does, into a slice this Reader makes and remembers, or failed.
+func runToReuse[S ~[]T, T any](r *Reader, typ int, num int32, v *S, dec func(Reader, *T) error) (start, end, n int, ok bool, err error) {
 	if r.reuse == nil || typ != wireBytes || num >= 64 {
-		return AppendMessage(r, typ, num, v, dec)
+		return 0, 0, 0, false, AppendMessage(r, typ, num, v, dec)
 	}
 	bit := uint64(1) << num
 	if *v != nil {
 		if r.privateRuns&bit == 0 {
-			return ErrFallback
+			return 0, 0, 0, false, ErrFallback
 		}
-		return AppendMessage(r, typ, num, v, dec)
+		return 0, 0, 0, false, AppendMessage(r, typ, num, v, dec)
 	}
-	start := r.key
-	end, n := r.run(num)
+	start = r.key
+	end, n = r.run(num)
 	if n == 0 || end-start < minReusedMessage || r.count(num) != n {
 		// Elements in several runs go into a slice this Reader makes.
 		r.privateRuns |= bit
-		return AppendMessage(r, typ, num, v, dec)
+		return 0, 0, 0, false, AppendMessage(r, typ, num, v, dec)
 	}
-	wholeRun := parts.DecodeVary == nil
-	var key intern.MessageKey
-	if wholeRun {
-		key = r.share.MessageKey(r.b[start:end])
-		if held := reusableRun[S](r.share, r.reuse, key); held != nil {
-			*v = held
-			r.i = end
-			return nil
-		}
-	}
+	return start, end, n, true, nil
+}
+
+// decodeRun decodes the n elements of the run whose first key was just
+// read into a new slice with no room to append into. Elements of
+// minReusedMessage bytes or more are looked up by parts when it names
+// varying fields (see reusedElement); the others are decoded with dec.
+func decodeRun[S ~[]T, T any](r *Reader, n int, dec func(Reader, *T) error, parts ElementParts[T]) (S, error) {
 	out := make(S, n)
 	for i := range out {
 		if i > 0 {
 			if _, typ, err := r.Key(); err != nil {
-				return err
+				return nil, err
 			} else if typ != wireBytes {
-				return ErrFallback
+				return nil, ErrFallback
 			}
 		}
 		b, err := r.Bytes(wireBytes)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if parts.DecodeVary != nil && len(b) >= minReusedMessage {
-			if err := reusedElement(r, b, &out[i], dec, parts); err != nil {
-				return err
-			}
-			continue
+			err = reusedElement(r, b, &out[i], dec, parts)
+		} else {
+			err = dec(r.nested(b), &out[i])
 		}
-		if err := dec(r.nested(b), &out[i]); err != nil {
-			return err
+		if err != nil {
+			return nil, err
 		}
 	}
-	*v = out[:n:n]
-	if wholeRun {
-		logDecoded(r.reuse, key, *v, weakRun[T]{weak.Make(&out[0]), n})
-	}
-	return nil
+	return out[:n:n], nil
 }
 
 // reusableRun returns a live slice decoded from the bytes of key: one this
