@@ -2,6 +2,7 @@ package protodecode
 
 import (
 	"reflect"
+	"runtime"
 	"testing"
 	"time"
 
@@ -78,4 +79,34 @@ func TestSlabAllocations(t *testing.T) {
 		t.Errorf("decoding with slabs took %v allocations, alone %v: want at least 15%% fewer", slabs, alone)
 	}
 	t.Logf("allocations per list of %d pods: %v alone, %v with slabs", len(list.Items), alone, slabs)
+}
+
+// TestSlabBytesOfOneObject: the chunks a single object's decode cuts are
+// sized to what it takes of each kind, so that with slabs a pod takes
+// hardly more memory than with every small value allocated alone (a
+// chunk of string pointers is not sized by the times before it).
+func TestSlabBytesOfOneObject(t *testing.T) {
+	data, err := wiretest.PodList(1, 0).Items[0].Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bytesPerDecode := func(on bool) uint64 {
+		defer fastpath.DecodeSlabs.Set(on)()
+		const runs = 50
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		for range runs {
+			if handled, err := Into(data, &corev1.Pod{}); !handled || err != nil {
+				t.Fatal(handled, err)
+			}
+		}
+		runtime.ReadMemStats(&after)
+		return (after.TotalAlloc - before.TotalAlloc) / runs
+	}
+	bytesPerDecode(true) // warm up the intern table
+	alone, slabs := bytesPerDecode(false), bytesPerDecode(true)
+	t.Logf("bytes per pod of %d bytes on the wire: %d alone, %d with slabs", len(data), alone, slabs)
+	if slabs > alone+alone/10 {
+		t.Errorf("a pod decoded with slabs took %d bytes, alone %d: want at most 10%% more", slabs, alone)
+	}
 }

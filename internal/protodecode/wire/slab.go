@@ -28,21 +28,31 @@ type slab struct {
 	// out: a count, so that taking a string writes no pointer.
 	text     []byte
 	textUsed int
-	words    []uint64
-	halves   []uint32
-	bools    []bool
-	strs     []string
-	times    []metav1.Time
+	words    chunk[uint64]
+	halves   chunk[uint32]
+	bools    chunk[bool]
+	strs     chunk[string]
+	times    chunk[metav1.Time]
 	// recent, for the decode of a large message, holds the interned
 	// strings met last (see recentStrings); nil for a small one.
 	recent *recentStrings
 	// maps, for the decode of a large message, holds maps decoded
 	// before (see mapTemplates); nil for a small one.
 	maps *mapTemplates
-	// textNext and next size the next chunk of string bytes and of
-	// values: from the message's size at first, doubling up to
-	// maxTextChunk bytes and maxChunk values.
-	textNext, next int
+	// textNext sizes the next chunk of string bytes: from the message's
+	// size at first, doubling up to maxTextChunk bytes. firstChunk is the
+	// length of the first chunk of values of each kind, from the
+	// message's size too.
+	textNext, firstChunk int
+}
+
+// chunk is the chunk a slab cuts values of one kind from: its length is
+// the values handed out. Each kind's chunks grow on their own, from the
+// slab's firstChunk, doubling up to maxChunk values, so that a kind an
+// object has few of takes a small chunk whatever the others took.
+type chunk[T any] struct {
+	values []T
+	next   int // the length of the next chunk; 0 before the first
 }
 
 const (
@@ -58,7 +68,7 @@ const (
 // newSlab returns a slab for the decode of a message of n bytes. About a
 // twelfth of an object's bytes are strings that are not interned.
 func newSlab(n int) *slab {
-	s := &slab{textNext: min(max(n/12, 64), maxTextChunk), next: min(max(n/1024, 4), maxChunk)}
+	s := &slab{textNext: min(max(n/12, 64), maxTextChunk), firstChunk: min(max(n/1024, 4), maxChunk)}
 	if n >= minRecentMessage {
 		s.recent = new(recentStrings)
 		s.maps = new(mapTemplates)
@@ -95,15 +105,18 @@ func (s *slab) string(b []byte) string {
 	return unsafe.String(&s.text[start], len(b))
 }
 
-// take returns a new zero value from the chunk *c, cutting a new chunk
+// take returns a new zero value from the chunk c, cutting a new chunk
 // when it is used up.
-func take[T any](s *slab, c *[]T) *T {
-	if len(*c) == cap(*c) {
-		*c = make([]T, 0, s.next)
-		s.next = min(2*s.next, maxChunk)
+func take[T any](s *slab, c *chunk[T]) *T {
+	if len(c.values) == cap(c.values) {
+		if c.next == 0 {
+			c.next = s.firstChunk
+		}
+		c.values = make([]T, 0, c.next)
+		c.next = min(2*c.next, maxChunk)
 	}
-	*c = (*c)[:len(*c)+1]
-	return &(*c)[len(*c)-1]
+	c.values = c.values[:len(c.values)+1]
+	return &c.values[len(c.values)-1]
 }
 
 // newInteger returns a new zero T, from r's slab when it has one.
