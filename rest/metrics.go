@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/kubeclient/client-go/internal/metricsdiscard"
 	"github.com/kubeclient/client-go/tools/metrics"
 )
 
@@ -34,11 +35,20 @@ func observeRequestRetry(ctx context.Context, code, verb, host string) {
 }
 
 func observeRateLimiterLatency(ctx context.Context, r *Request, waited time.Duration) {
-	metrics.RateLimiterLatency.Observe(ctx, r.verb, r.metricURLTemplate(), waited)
+	observeLatency(ctx, metrics.RateLimiterLatency, r, waited)
 }
 
 func observeRequestLatency(ctx context.Context, r *Request, took time.Duration) {
-	metrics.RequestLatency.Observe(ctx, r.verb, r.metricURLTemplate(), took)
+	observeLatency(ctx, metrics.RequestLatency, r, took)
+}
+
+// observeLatency records took for r in m, unless m is the default that
+// records nothing: r's URL template is then not built.
+func observeLatency(ctx context.Context, m metrics.LatencyMetric, r *Request, took time.Duration) {
+	if _, discarded := m.(metricsdiscard.Latency); discarded {
+		return
+	}
+	m.Observe(ctx, r.verb, r.metricURLTemplate(), took)
 }
 
 // observeRequestSize reports the size of a sent body when it is known.
@@ -47,11 +57,11 @@ func observeRequestSize(ctx context.Context, r *Request, req *http.Request) {
 	if req.ContentLength < 0 || (req.ContentLength == 0 && req.Body != nil) {
 		return
 	}
-	metrics.RequestSize.Observe(ctx, r.verb, r.URL().Host, float64(req.ContentLength))
+	metrics.RequestSize.Observe(ctx, r.verb, r.host(), float64(req.ContentLength))
 }
 
 func observeResponseSize(ctx context.Context, r *Request, size int) {
-	metrics.ResponseSize.Observe(ctx, r.verb, r.URL().Host, float64(size))
+	metrics.ResponseSize.Observe(ctx, r.verb, r.host(), float64(size))
 }
 
 // withDNSLatencyTrace returns ctx carrying an httptrace hook that reports

@@ -39,6 +39,15 @@ func (r *Request) URL() *url.URL {
 	return u
 }
 
+// host is the host of r.URL(), without building the URL: the size
+// metrics of every request are labelled with it.
+func (r *Request) host() string {
+	if r.c.base != nil {
+		return r.c.base.Host
+	}
+	return ""
+}
+
 // metricURLTemplate returns the URL with its variable parts replaced by
 // placeholders ("{namespace}", "{name}", "{value}" for every query value),
 // so latency metrics are not partitioned per object. A path outside /api and

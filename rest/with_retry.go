@@ -152,21 +152,29 @@ func retryReason(attempt, seconds int, resp *http.Response, err error) string {
 	}
 }
 
+// backsOff reports whether r's backoff manager may delay a request or
+// learn from one: NoBackoff, every request's default, does neither, so
+// its calls, and the URL they take, are skipped.
+func (r *Request) backsOff() bool {
+	_, none := r.backoff.(*NoBackoff)
+	return r.backoff != nil && !none
+}
+
 func (w *withRetry) Before(ctx context.Context, r *Request) error {
 	if err := ctx.Err(); err != nil {
 		w.rememberError(err)
 		return err
 	}
 
-	u := r.URL()
 	if w.next == nil {
 		// First attempt: only the backoff manager may delay it.
-		if r.backoff != nil {
-			r.backoff.SleepWithContext(ctx, r.backoff.CalculateBackoffWithContext(ctx, u))
+		if r.backsOff() {
+			r.backoff.SleepWithContext(ctx, r.backoff.CalculateBackoffWithContext(ctx, r.URL()))
 		}
 		return nil
 	}
 
+	u := r.URL()
 	if r.backoff != nil {
 		delay := max(r.backoff.CalculateBackoffWithContext(ctx, u), w.next.Wait)
 		r.backoff.SleepWithContext(ctx, delay)
@@ -191,7 +199,7 @@ func (w *withRetry) After(ctx context.Context, r *Request, resp *http.Response, 
 		observeRequestRetry(ctx, code, r.verb, host)
 	}
 
-	if r.c.base == nil || r.backoff == nil {
+	if r.c.base == nil || !r.backsOff() {
 		return
 	}
 	status := 0

@@ -2,7 +2,6 @@ package metrics
 
 import (
 	"context"
-	"net/url"
 	"time"
 )
 
@@ -15,10 +14,6 @@ func (discardDuration) Observe(time.Duration) {}
 type discardExpiry struct{}
 
 func (discardExpiry) Set(*time.Time) {}
-
-type discardLatency struct{}
-
-func (discardLatency) Observe(context.Context, string, url.URL, time.Duration) {}
 
 type discardResolverLatency struct{}
 

@@ -4,6 +4,8 @@ import (
 	"context"
 	"net/url"
 	"time"
+
+	"github.com/kubeclient/client-go/internal/metricsdiscard"
 )
 
 // DurationMetric records a length of time.
@@ -94,7 +96,7 @@ var (
 	// was rotated.
 	ClientCertRotationAge DurationMetric = discardDuration{}
 	// RequestLatency is the latency of REST requests.
-	RequestLatency LatencyMetric = discardLatency{}
+	RequestLatency LatencyMetric = metricsdiscard.Latency{}
 	// ResolverLatency is the latency of DNS resolution.
 	ResolverLatency ResolverLatencyMetric = discardResolverLatency{}
 	// RequestSize is the size of REST request bodies.
@@ -103,7 +105,7 @@ var (
 	ResponseSize SizeMetric = discardSize{}
 	// RateLimiterLatency is the time requests spend waiting on the client
 	// side rate limiter.
-	RateLimiterLatency LatencyMetric = discardLatency{}
+	RateLimiterLatency LatencyMetric = metricsdiscard.Latency{}
 	// RequestResult counts REST responses.
 	RequestResult ResultMetric = discardResult{}
 	// ExecPluginCalls counts exec credential plugin calls.
