@@ -120,6 +120,12 @@ func (s *watchStream) receive(ctx context.Context) (watch.Event, error) {
 		s.r.health.stalled(s.r, s.r.stallTimeout)
 		return watch.Event{}, errWatchStalled
 	case event, open := <-s.w.ResultChan():
+		if ctx.Err() != nil {
+			// Stopping: what ended or broke the stream (often the
+			// cancelled request itself) is neither an event to apply nor
+			// an interruption to count.
+			return watch.Event{}, errStopRequested
+		}
 		if !open {
 			if cut := watchstream.CutError(s.w); cut != nil {
 				// Like any closed watch, it resumes from the last

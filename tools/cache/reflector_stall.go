@@ -1,6 +1,7 @@
 package cache
 
 import (
+	"context"
 	"io"
 	"strings"
 	"sync/atomic"
@@ -130,8 +131,13 @@ const clientWatchDecodingCause metav1.CauseType = "ClientWatchDecoding"
 
 // streamBrokeOff reports whether a watch.Error status says that the client
 // could not decode the stream, as when the connection is cut inside an
-// event.
+// event. A read that failed because the request's context ended is the
+// caller stopping the watch, not a cut: a stopping informer's request
+// context can end just before the context the reflector checks.
 func streamBrokeOff(status *metav1.Status) bool {
+	if strings.Contains(status.Message, context.Canceled.Error()) {
+		return false
+	}
 	if status.Details != nil {
 		for _, cause := range status.Details.Causes {
 			if cause.Type == clientWatchDecodingCause {

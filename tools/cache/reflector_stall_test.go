@@ -358,6 +358,8 @@ func TestStreamBrokeOff(t *testing.T) {
 	}{
 		{"client decoding failure", streamCutStatus().(*metav1.Status), true},
 		{"unexpected EOF in the message", &metav1.Status{Message: "read: unexpected EOF"}, true},
+		{"read of a cancelled request", apierrors.NewClientErrorReporter(http.StatusInternalServerError, "GET", "ClientWatchDecoding").
+			AsObject(fmt.Errorf("unable to decode an event from the watch stream: %w", context.Canceled)).(*metav1.Status), false},
 		{"server error", &apierrors.NewInternalError(fmt.Errorf("etcd down")).ErrStatus, false},
 		{"expired", &apierrors.NewResourceExpired("too old").ErrStatus, false},
 	}
@@ -452,4 +454,44 @@ func TestReflectorStallOverHTTP(t *testing.T) {
 			t.Errorf("stalled watches = %d", r.health.stalledWatches.Load())
 		}
 	})
+}
+
+// TestStoppingReflectorCountsNoInterruption: when the reflector stops,
+// cancelling its watch request breaks the stream as a cut would (the rest
+// client reports the cancelled read as a decoding failure). That is no
+// interruption: nothing is counted or logged, whichever of the stop and
+// the stream's end the reflector sees first.
+func TestStoppingReflectorCountsNoInterruption(t *testing.T) {
+	ends := []struct {
+		name string
+		end  func(w *watch.FakeWatcher) watch.Interface
+	}{
+		{"error event from the cancelled read", func(w *watch.FakeWatcher) watch.Interface {
+			w.Error(streamCutStatus())
+			return &networkStream{Interface: w}
+		}},
+		{"stream closed with a cut", func(w *watch.FakeWatcher) watch.Interface {
+			w.Stop()
+			return &networkStream{Interface: w, cut: errors.New("cut inside an event")}
+		}},
+	}
+	for _, end := range ends {
+		t.Run(end.name, func(t *testing.T) {
+			r := NewReflector(&scriptedLW{}, &v1.Pod{}, NewStore(MetaNamespaceKeyFunc), 0)
+			ctx, cancel := context.WithCancel(context.Background())
+			cancel()
+			// Both the stop and the stream's end are ready; the select
+			// picks either, so a few rounds see both.
+			for range 32 {
+				w := end.end(watch.NewFakeWithChanSize(1, false))
+				s := r.newWatchStream(w, r.store, time.Now(), nil)
+				if _, err := s.receive(ctx); !errors.Is(err, errStopRequested) {
+					t.Fatalf("receive while stopping returned %v, want the stop", err)
+				}
+			}
+			if n := r.health.interruptedWatches.Load(); n != 0 {
+				t.Errorf("interrupted watches = %d, want 0", n)
+			}
+		})
+	}
 }
