@@ -110,3 +110,82 @@ func TestSlabBytesOfOneObject(t *testing.T) {
 		t.Errorf("a pod decoded with slabs took %d bytes, alone %d: want at most 10%% more", slabs, alone)
 	}
 }
+
+// TestListItemsOwnTheirValues: a list decoded for a caller, large enough
+// for its arrays, optional messages and bytes to come from typed chunks
+// shared by its items, gives each item values of its own: writing every
+// value reachable from one item, and appending to each of its slices,
+// changes no other item.
+func TestListItemsOwnTheirValues(t *testing.T) {
+	defer fastpath.DecodeSlabs.Set(true)()
+	data, err := wiretest.PodList(40, 12).Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(data) < 64<<10 { // the size from which a decode keeps typed chunks
+		t.Fatalf("list of %d bytes is too small to be decoded with typed chunks", len(data))
+	}
+	var want corev1.PodList
+	if err := want.Unmarshal(data); err != nil {
+		t.Fatal(err)
+	}
+	for _, written := range []int{0, 20, 51} {
+		got := &corev1.PodList{}
+		if handled, err := Into(data, got); !handled || err != nil {
+			t.Fatal(handled, err)
+		}
+		if !reflect.DeepEqual(got, &want) {
+			t.Fatal("decoded list differs from the reference's")
+		}
+		writeEverything(reflect.ValueOf(&got.Items[written]).Elem())
+		for i := range got.Items {
+			if i != written && !reflect.DeepEqual(got.Items[i], want.Items[i]) {
+				t.Errorf("writing into item %d changed item %d", written, i)
+			}
+		}
+	}
+}
+
+// writeEverything writes every settable value reachable from v: bytes,
+// numbers and booleans are changed, slices get one more element, maps one
+// more entry, and what slices, maps and pointers hold is written in turn.
+func writeEverything(v reflect.Value) {
+	switch v.Kind() {
+	case reflect.Pointer:
+		if !v.IsNil() {
+			writeEverything(v.Elem())
+		}
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if v.Field(i).CanSet() {
+				writeEverything(v.Field(i))
+			}
+		}
+	case reflect.Slice:
+		for i := range v.Len() {
+			writeEverything(v.Index(i))
+		}
+		if v.CanSet() {
+			v.Set(reflect.Append(v, reflect.New(v.Type().Elem()).Elem()))
+		}
+	case reflect.Map:
+		if v.IsNil() {
+			return
+		}
+		if v.Type().Key().Kind() == reflect.String {
+			v.SetMapIndex(reflect.ValueOf("written").Convert(v.Type().Key()), reflect.New(v.Type().Elem()).Elem())
+		}
+	case reflect.Uint8:
+		if v.CanSet() {
+			v.SetUint(v.Uint() ^ 0xa5)
+		}
+	case reflect.Int, reflect.Int32, reflect.Int64:
+		if v.CanSet() {
+			v.SetInt(v.Int() + 7)
+		}
+	case reflect.Bool:
+		if v.CanSet() {
+			v.SetBool(!v.Bool())
+		}
+	}
+}

@@ -8,7 +8,7 @@ func AppendString[S ~[]T, T ~string](r *Reader, typ int, num int32, v *S) error 
 		return err
 	}
 	if *v == nil {
-		*v = make(S, 0, r.sizeHint(num))
+		*v = run[T](r, r.sizeHint(num))[:0]
 	}
 	*v = append(*v, T(r.str(b, false)))
 	return nil
@@ -81,7 +81,7 @@ func AppendMessage[S ~[]T, T any](r *Reader, typ int, num int32, v *S, dec func(
 		*v = append(*v, zero)
 		return dec(r.nested(b), &(*v)[len(*v)-1])
 	}
-	out := make(S, r.sizeHint(num))
+	out := S(run[T](r, r.sizeHint(num)))
 	for i := range out {
 		if i > 0 {
 			// sizeHint counted len(out) fields numbered num whose key

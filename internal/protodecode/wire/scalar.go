@@ -101,16 +101,14 @@ func SetBoolPtr[T ~bool](r *Reader, typ int, v **T) error {
 	return nil
 }
 
-// SetBytes copies a bytes field into a new slice of exactly its length
-// (the copy is not cleared first); an empty value is non-nil, as in the
+// SetBytes copies a bytes field into a slice of exactly its length, with
+// no room to append (see byteValue); an empty value is non-nil, as in the
 // reference.
 func SetBytes[T ~[]byte](r *Reader, typ int, v *T) error {
 	b, err := r.Bytes(typ)
 	if err != nil {
 		return err
 	}
-	c := make(T, len(b))
-	copy(c, b)
-	*v = c
+	*v = byteValue[T](r, b)
 	return nil
 }

@@ -39,6 +39,10 @@ type slab struct {
 	// maps, for the decode of a large message, holds maps decoded
 	// before (see mapTemplates); nil for a small one.
 	maps *mapTemplates
+	// typed, for the decode of a large message into a caller's object,
+	// holds the chunks of arrays, optional messages and bytes (see
+	// typedChunks); nil otherwise.
+	typed *typedChunks
 	// textNext sizes the next chunk of string bytes: from the message's
 	// size at first, doubling up to maxTextChunk bytes. firstChunk is the
 	// length of the first chunk of values of each kind, from the
@@ -78,11 +82,15 @@ func newSlab(n int) *slab {
 
 // WithSlab returns r with a slab for the small values of its decode (see
 // slab): for the reader of a whole object or list, at the start of a
-// decode.
+// decode. A large message decoded without sharing (a list, for a caller)
+// also gets typed chunks (see typedChunks).
 // With fastpath.DecodeSlabs off, every value is allocated alone.
 func (r Reader) WithSlab() Reader {
 	if fastpath.DecodeSlabs.On() {
 		r.slab = newSlab(len(r.b))
+		if r.share == nil && len(r.b) >= minRecentMessage {
+			r.slab.typed = new(typedChunks)
+		}
 	}
 	return r
 }
@@ -149,12 +157,16 @@ func newString[T ~string](r *Reader) *T {
 }
 
 // newMessage returns a new zero T for an optional message field: times
-// from r's slab when it has one, other messages alone.
+// from r's slab when it has one, other messages from its typed chunks
+// when it has them, else alone.
 func newMessage[T any](r *Reader) *T {
 	if r.slab != nil {
 		var zero *T
 		if _, ok := any(zero).(*metav1.Time); ok {
 			return (*T)(unsafe.Pointer(take(r.slab, &r.slab.times)))
+		}
+		if r.slab.typed != nil {
+			return &run[T](r, 1)[0]
 		}
 	}
 	return new(T)
