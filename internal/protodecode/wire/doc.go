@@ -39,7 +39,7 @@
 // shared with other objects (from an intern.DecodeSharing, or reused
 // through a ReuseLog) is final, and input that would merge into one is
 // left to the reference (ErrFallback). Only a Reader given a
-// DecodeSharing shares anything but strings; the generated decoders use
-// one only for objects going into an informer's cache (see
+// DecodeSharing shares anything, or interns strings; the generated
+// decoders use one only for objects going into an informer's cache (see
 // protodecode.IntoCache).
 package wire

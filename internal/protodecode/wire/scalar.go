@@ -10,10 +10,13 @@ type Integer interface {
 	~int | ~int32 | ~int64 | ~uint32 | ~uint64
 }
 
-// str returns b as a string, through the process-wide intern table unless
-// unique is set.
+// str returns b as a string. A decode that shares (an informer's) takes
+// it from the process-wide intern table, unless unique is set; any other
+// decode, whose object is the caller's, copies it into the slab, as the
+// reference allocates it: finding a string in the table costs more than
+// copying it, and the table would keep what one caller read.
 func (r *Reader) str(b []byte, unique bool) string {
-	if unique || r.plain || !fastpath.Interning.On() {
+	if unique || r.share == nil || r.plain || !fastpath.Interning.On() {
 		if r.slab != nil {
 			return r.slab.string(b)
 		}

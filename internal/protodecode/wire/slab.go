@@ -33,11 +33,11 @@ type slab struct {
 	bools    chunk[bool]
 	strs     chunk[string]
 	times    chunk[metav1.Time]
-	// recent, for the decode of a large message, holds the interned
-	// strings met last (see recentStrings); nil for a small one.
+	// recent, for the decode of a large message that shares, holds the
+	// interned strings met last (see recentStrings); nil otherwise.
 	recent *recentStrings
-	// maps, for the decode of a large message, holds maps decoded
-	// before (see mapTemplates); nil for a small one.
+	// maps, for the decode of a large message that does not share, holds
+	// maps decoded before (see mapTemplates); nil otherwise.
 	maps *mapTemplates
 	// typed, for the decode of a large message into a caller's object,
 	// holds the chunks of arrays, optional messages and bytes (see
@@ -69,13 +69,22 @@ const (
 	maxSlabString = 256
 )
 
-// newSlab returns a slab for the decode of a message of n bytes. About a
-// twelfth of an object's bytes are strings that are not interned.
-func newSlab(n int) *slab {
-	s := &slab{textNext: min(max(n/12, 64), maxTextChunk), firstChunk: min(max(n/1024, 4), maxChunk)}
+// newSlab returns a slab for the decode of a message of n bytes, by a
+// Reader that shares or not. About a twelfth of an object's bytes are
+// strings that are not interned, and a sixth are strings at all.
+func newSlab(n int, shares bool) *slab {
+	text := n / 6
+	if shares {
+		text = n / 12
+	}
+	s := &slab{textNext: min(max(text, 64), maxTextChunk), firstChunk: min(max(n/1024, 4), maxChunk)}
 	if n >= minRecentMessage {
-		s.recent = new(recentStrings)
-		s.maps = new(mapTemplates)
+		if shares {
+			s.recent = new(recentStrings)
+		} else {
+			s.maps = new(mapTemplates)
+			s.typed = new(typedChunks)
+		}
 	}
 	return s
 }
@@ -83,14 +92,12 @@ func newSlab(n int) *slab {
 // WithSlab returns r with a slab for the small values of its decode (see
 // slab): for the reader of a whole object or list, at the start of a
 // decode. A large message decoded without sharing (a list, for a caller)
-// also gets typed chunks (see typedChunks).
+// also gets map templates and typed chunks (see mapTemplates,
+// typedChunks); one that shares, recent strings (see recentStrings).
 // With fastpath.DecodeSlabs off, every value is allocated alone.
 func (r Reader) WithSlab() Reader {
 	if fastpath.DecodeSlabs.On() {
-		r.slab = newSlab(len(r.b))
-		if r.share == nil && len(r.b) >= minRecentMessage {
-			r.slab.typed = new(typedChunks)
-		}
+		r.slab = newSlab(len(r.b), r.share != nil)
 	}
 	return r
 }
