@@ -3,6 +3,7 @@ package protodecode
 import (
 	"reflect"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -113,9 +114,10 @@ func TestSlabBytesOfOneObject(t *testing.T) {
 
 // TestListItemsOwnTheirValues: a list decoded for a caller, large enough
 // for its arrays, optional messages and bytes to come from typed chunks
-// shared by its items, gives each item values of its own: writing every
-// value reachable from one item, and appending to each of its slices,
-// changes no other item.
+// shared by its items, and for its items' strings and bytes to be their
+// own copies of the wire (see wire.AppendItem), gives each item values of
+// its own: writing every value reachable from one item, and appending to
+// each of its slices, changes no other item, and none of its own strings.
 func TestListItemsOwnTheirValues(t *testing.T) {
 	defer fastpath.DecodeSlabs.Set(true)()
 	data, err := wiretest.PodList(40, 12).Marshal()
@@ -137,7 +139,18 @@ func TestListItemsOwnTheirValues(t *testing.T) {
 		if !reflect.DeepEqual(got, &want) {
 			t.Fatal("decoded list differs from the reference's")
 		}
+		var strs []string
+		collectStrings(reflect.ValueOf(got.Items[written]), &strs)
+		clones := make([]string, len(strs))
+		for i, s := range strs {
+			clones[i] = strings.Clone(s)
+		}
 		writeEverything(reflect.ValueOf(&got.Items[written]).Elem())
+		for i, s := range strs {
+			if s != clones[i] {
+				t.Errorf("writing into item %d changed its string %q to %q", written, clones[i], s)
+			}
+		}
 		for i := range got.Items {
 			if i != written && !reflect.DeepEqual(got.Items[i], want.Items[i]) {
 				t.Errorf("writing into item %d changed item %d", written, i)
@@ -186,6 +199,33 @@ func writeEverything(v reflect.Value) {
 	case reflect.Bool:
 		if v.CanSet() {
 			v.SetBool(!v.Bool())
+		}
+	}
+}
+
+// collectStrings appends every string reachable from v, unexported fields
+// included, to out.
+func collectStrings(v reflect.Value, out *[]string) {
+	switch v.Kind() {
+	case reflect.String:
+		*out = append(*out, v.String())
+	case reflect.Pointer, reflect.Interface:
+		if !v.IsNil() {
+			collectStrings(v.Elem(), out)
+		}
+	case reflect.Struct:
+		for i := range v.NumField() {
+			collectStrings(v.Field(i), out)
+		}
+	case reflect.Slice, reflect.Array:
+		for i := range v.Len() {
+			collectStrings(v.Index(i), out)
+		}
+	case reflect.Map:
+		iter := v.MapRange()
+		for iter.Next() {
+			collectStrings(iter.Key(), out)
+			collectStrings(iter.Value(), out)
 		}
 	}
 }

@@ -46,6 +46,10 @@ type Reader struct {
 	// plain, set for Secrets, keeps strings out of the process-wide
 	// table (see intern.IsSecret); the readers of nested messages carry it.
 	plain bool
+	// owned is set when b is a copy of the message made for this decode
+	// alone, which its strings and bytes may alias (see ownedItem); the
+	// readers of nested messages carry it.
+	owned bool
 	// logged is set for the reader of a message that ReusedPointer looked
 	// up by its bytes and logs for reuse: an equal message is found
 	// whole, so its fields need not be shared one by one (see
@@ -80,7 +84,7 @@ func (r *Reader) Message() []byte { return r.b }
 // nested returns a Reader over b, a message nested in r's, that shares as
 // r does.
 func (r *Reader) nested(b []byte) Reader {
-	return Reader{b: b, share: r.share, reuse: r.reuse, plain: r.plain, slab: r.slab}
+	return Reader{b: b, share: r.share, reuse: r.reuse, plain: r.plain, owned: r.owned, slab: r.slab}
 }
 
 // More reports whether fields are left.

@@ -72,6 +72,12 @@ func Pointer[T any](r *Reader, typ int, v **T, dec func(Reader, *T) error) error
 // collector runs. Elements after the run (which no encoder of the API
 // server writes) are appended one by one.
 func AppendMessage[S ~[]T, T any](r *Reader, typ int, num int32, v *S, dec func(Reader, *T) error) error {
+	return appendMessage(r, typ, num, v, dec, false)
+}
+
+// appendMessage is AppendMessage reading each element from a copy of its
+// own when ownElements is set (see ownedItem).
+func appendMessage[S ~[]T, T any](r *Reader, typ int, num int32, v *S, dec func(Reader, *T) error, ownElements bool) error {
 	b, err := r.Bytes(typ)
 	if err != nil {
 		return err
@@ -79,7 +85,7 @@ func AppendMessage[S ~[]T, T any](r *Reader, typ int, num int32, v *S, dec func(
 	if *v != nil {
 		var zero T
 		*v = append(*v, zero)
-		return dec(r.nested(b), &(*v)[len(*v)-1])
+		return dec(r.element(b, ownElements), &(*v)[len(*v)-1])
 	}
 	out := S(run[T](r, r.sizeHint(num)))
 	for i := range out {
@@ -93,10 +99,19 @@ func AppendMessage[S ~[]T, T any](r *Reader, typ int, num int32, v *S, dec func(
 				return err
 			}
 		}
-		if err := dec(r.nested(b), &out[i]); err != nil {
+		if err := dec(r.element(b, ownElements), &out[i]); err != nil {
 			return err
 		}
 	}
 	*v = out
 	return nil
+}
+
+// element returns a Reader over b, an element of r's message: over a copy
+// of its own when own is set (see ownedItem), else nested.
+func (r *Reader) element(b []byte, own bool) Reader {
+	if own {
+		return r.ownedItem(b)
+	}
+	return r.nested(b)
 }

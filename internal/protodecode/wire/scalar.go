@@ -1,6 +1,8 @@
 package wire
 
 import (
+	"unsafe"
+
 	"github.com/kubeclient/client-go/internal/fastpath"
 	"github.com/kubeclient/client-go/internal/intern"
 )
@@ -14,8 +16,15 @@ type Integer interface {
 // it from the process-wide intern table, unless unique is set; any other
 // decode, whose object is the caller's, copies it into the slab, as the
 // reference allocates it: finding a string in the table costs more than
-// copying it, and the table would keep what one caller read.
+// copying it, and the table would keep what one caller read. A Reader
+// over its own copy of the message (owned) returns b's bytes themselves.
 func (r *Reader) str(b []byte, unique bool) string {
+	if r.owned {
+		if len(b) == 0 {
+			return ""
+		}
+		return unsafe.String(&b[0], len(b))
+	}
 	if unique || r.share == nil || r.plain || !fastpath.Interning.On() {
 		if r.slab != nil {
 			return r.slab.string(b)

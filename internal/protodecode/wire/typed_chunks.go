@@ -102,9 +102,13 @@ func (c *typedChunks) slotOf(typ unsafe.Pointer) *typedSlot {
 	return nil
 }
 
-// byteValue returns a copy of b with no room to append, from r's typed
+// byteValue returns b's bytes with no room to append: b itself when r is
+// over its own copy of the message (owned), else a copy, from r's typed
 // chunks when it has them and b is small, else alone.
 func byteValue[T ~[]byte](r *Reader, b []byte) T {
+	if r.owned && len(b) > 0 {
+		return T(b[:len(b):len(b)])
+	}
 	if r.slab == nil || r.slab.typed == nil || r.plain || len(b) == 0 || len(b) > maxChunkedBytes {
 		c := make(T, len(b))
 		copy(c, b)
