@@ -13,9 +13,10 @@
 //   - Into decodes an object the caller owns (a Get, an uncached List, a
 //     watch event handed to the caller): no value in it is shared with
 //     another object, and nothing of it enters a process-wide table. Its
-//     strings and small values are copies cut from a per-decode slab, and
-//     a list's arrays, optional messages and bytes from per-decode typed
-//     chunks, each cut to its length.
+//     strings and small values are copies cut from a per-decode slab; a
+//     list's arrays and optional messages come from per-decode typed
+//     chunks, each cut to its length, and each item's strings and bytes
+//     are views of a copy of that item's own bytes.
 //   - IntoCache (IntoSharing) decodes an object going straight into an
 //     informer's cache, which nobody writes into: with an
 //     intern.DecodeSharing, parts equal to those of objects decoded
@@ -32,7 +33,8 @@
 //   - strings: wire/scalar.go, wire/recent_strings.go (a list's decode),
 //     wire/stream_strings.go (a watch's decodes), internal/intern;
 //   - small values (optional scalars, times, string bytes): wire/slab.go;
-//     a caller's list's arrays and bytes: wire/typed_chunks.go;
+//     a caller's list's arrays: wire/typed_chunks.go; its items' strings
+//     and bytes, views of each item's own copy: wire/items.go;
 //   - resource lists, labels, managed-fields sets: wire/sharing.go,
 //     wire/map_templates.go (a list's equal maps cloned, never shared);
 //   - whole messages from one version of an object to the next:

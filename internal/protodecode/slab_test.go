@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -227,5 +228,60 @@ func collectStrings(v reflect.Value, out *[]string) {
 			collectStrings(iter.Key(), out)
 			collectStrings(iter.Value(), out)
 		}
+	}
+}
+
+// TestCallerObjectsInternNothing: an object decoded for its caller gets
+// strings of its own, while one decoded for an informer's cache, with a
+// DecodeSharing, shares them with the objects decoded before it.
+func TestCallerObjectsInternNothing(t *testing.T) {
+	data, err := wiretest.PodList(1, 0).Items[0].Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	namespaces := func(decode func(*corev1.Pod) (bool, error)) [2]string {
+		var ns [2]string
+		for i := range ns {
+			pod := &corev1.Pod{}
+			if handled, err := decode(pod); !handled || err != nil {
+				t.Fatal(handled, err)
+			}
+			ns[i] = pod.Namespace
+		}
+		return ns
+	}
+	same := func(ns [2]string) bool {
+		return ns[0] != "" && unsafe.StringData(ns[0]) == unsafe.StringData(ns[1])
+	}
+	if ns := namespaces(func(p *corev1.Pod) (bool, error) { return Into(data, p) }); same(ns) {
+		t.Error("two objects decoded for the caller share their namespace string")
+	}
+	if !fastpath.Interning.On() || !fastpath.CacheDedup.On() {
+		return
+	}
+	if ns := namespaces(func(p *corev1.Pod) (bool, error) { return IntoSharing(data, p, testSharing, true) }); !same(ns) {
+		t.Error("two objects decoded for a cache do not share their namespace string")
+	}
+}
+
+// TestCallerListAllocations: a large list decoded for its caller takes
+// its items' arrays and optional messages from typed chunks, and their
+// strings and bytes from each item's copy, so that an item costs a few
+// allocations, not one per value.
+func TestCallerListAllocations(t *testing.T) {
+	defer fastpath.DecodeSlabs.Set(true)()
+	list := wiretest.PodList(40, 0)
+	data, err := list.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	perItem := testing.AllocsPerRun(10, func() {
+		if handled, err := Into(data, &corev1.PodList{}); !handled || err != nil {
+			t.Fatal(handled, err)
+		}
+	}) / float64(len(list.Items))
+	t.Logf("allocations per item of a list of %d pods: %.1f", len(list.Items), perItem)
+	if perItem > 35 {
+		t.Errorf("a list item took %.1f allocations, want at most 35 (54 without typed chunks and item copies)", perItem)
 	}
 }

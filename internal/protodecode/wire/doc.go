@@ -19,8 +19,8 @@
 //   - scalar.go, time.go, quantity.go: scalar fields, times, quantities;
 //   - repeated.go, maps.go: repeated fields, embedded messages, maps;
 //   - slab.go: the per-decode chunks small values are cut from;
-//   - typed_chunks.go: the chunks a list decoded for a caller cuts arrays,
-//     optional messages and bytes from;
+//   - typed_chunks.go: the chunks a list decoded for a caller cuts arrays
+//     and optional messages from;
 //   - recent_strings.go, stream_strings.go: the strings a list's decode,
 //     or a watch's decodes, met last, in front of the process-wide table;
 //   - map_templates.go: a list's equal resource lists cloned from the

@@ -2,14 +2,15 @@ package wire
 
 // AppendItem decodes one item of a list (field num, its Items) as
 // AppendMessage does. A list decoded for a caller with typed chunks
-// decodes each item from a copy of its own (see ownedItem). When the decode collects its items (a ReuseLog
-// with CollectItems), the item is decoded into an allocation of its own
-// and logged instead: an informer keeps that allocation, at the address
-// its spec was logged at for reuse (see Reused and package listitems),
-// instead of a copy made later. FinishItems then fills the list's array
-// with copies of the logged items, once all are decoded, so that the
-// array is not there, holding the same pointers as the items, for the
-// collections that run while the list decodes.
+// decodes each item from a copy of its own (see ownedItem). When the
+// decode collects its items (a ReuseLog with CollectItems), the item is
+// decoded into an allocation of its own and logged instead: an informer
+// keeps that allocation, at the address its spec was logged at for reuse
+// (see Reused and package listitems), instead of a copy made later.
+// FinishItems then fills the list's array with copies of the logged
+// items, once all are decoded, so that the array is not there, holding
+// the same pointers as the items, for the collections that run while the
+// list decodes.
 func AppendItem[S ~[]T, T any](r *Reader, typ int, num int32, v *S, dec func(Reader, *T) error) error {
 	if r.slab != nil && r.slab.typed != nil && !r.plain {
 		return appendMessage(r, typ, num, v, dec, true)
@@ -51,7 +52,7 @@ func FinishItems[S ~[]T, T any](r *Reader, v *S) error {
 // ownedItem returns a Reader over a copy of b, the bytes of one item of a
 // list decoded for a caller, made for this decode alone: the item's
 // strings and byte values are its bytes, not copies of each (see
-// Reader.str and byteValue). Nothing else holds the copy, and the item's
+// Reader.str and SetBytes). Nothing else holds the copy, and the item's
 // byte values (a managed-fields set) are cut to their length and never
 // overlap a string, so a caller writing into one changes nothing else;
 // the copy lives as long as any of them. A Secret's reader is never

@@ -113,14 +113,21 @@ func SetBoolPtr[T ~bool](r *Reader, typ int, v **T) error {
 	return nil
 }
 
-// SetBytes copies a bytes field into a slice of exactly its length, with
-// no room to append (see byteValue); an empty value is non-nil, as in the
-// reference.
+// SetBytes sets a bytes field to a slice of exactly its length, with no
+// room to append: the field's bytes themselves when r is over its own copy
+// of the message (see ownedItem), else a copy; an empty value is non-nil,
+// as in the reference.
 func SetBytes[T ~[]byte](r *Reader, typ int, v *T) error {
 	b, err := r.Bytes(typ)
 	if err != nil {
 		return err
 	}
-	*v = byteValue[T](r, b)
+	if r.owned && len(b) > 0 {
+		*v = T(b) // Bytes cut its capacity to its length
+		return nil
+	}
+	c := make(T, len(b))
+	copy(c, b)
+	*v = c
 	return nil
 }

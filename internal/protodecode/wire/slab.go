@@ -40,7 +40,7 @@ type slab struct {
 	// maps decoded before (see mapTemplates); nil otherwise.
 	maps *mapTemplates
 	// typed, for the decode of a large message into a caller's object,
-	// holds the chunks of arrays, optional messages and bytes (see
+	// holds the chunks of arrays and optional messages (see
 	// typedChunks); nil otherwise.
 	typed *typedChunks
 	// textNext sizes the next chunk of string bytes: from the message's

@@ -4,9 +4,9 @@ import "unsafe"
 
 // typedChunks hands out, for the decode of a list into a caller's object,
 // the arrays of repeated message fields (a pod's containers, conditions,
-// volume mounts), the targets of optional messages (a container's probes
-// and security context) and the bytes of byte fields (managed fields),
-// cut from chunks of a few kilobytes instead of allocated one by one:
+// volume mounts) and the targets of optional messages (a container's
+// probes and security context), cut from chunks of a few kilobytes
+// instead of allocated one by one:
 // the items of a list repeat them, a handful per item, and a decode that
 // allocates each pays for it twice, in the allocator and in the
 // collections that run while the list decodes.
@@ -21,17 +21,12 @@ import "unsafe"
 // typedChunks serves only decodes for a caller (no DecodeSharing), which
 // own their objects whole: the items of an informer's list are kept and
 // dropped one by one (see AppendItem), and must not keep each other's
-// chunks. Secrets' bytes are allocated alone, so that a Secret's value is
-// never next to another's. It lives for one decode and is owned by the
-// goroutine decoding (see slab).
+// chunks. It lives for one decode and is owned by the goroutine decoding
+// (see slab).
 type typedChunks struct {
 	// slots holds a chunk per type, in the slot its type's address
 	// selects; a type whose slot another type holds is allocated alone.
 	slots [typedSlots]typedSlot
-	// bytes is the chunk of byte field values, of which bytesUsed are
-	// handed out.
-	bytes     []byte
-	bytesUsed int
 }
 
 // typedSlot is the chunk of one type T: chunk is a *chunk[T], made on
@@ -49,10 +44,6 @@ const (
 	// typedChunkBytes is the size of a chunk of values; a run of more
 	// than half of one is allocated alone.
 	typedChunkBytes = 4 << 10
-	// bytesChunk is the size of a chunk of byte field values;
-	// maxChunkedBytes the largest value cut from one.
-	bytesChunk      = 16 << 10
-	maxChunkedBytes = 2 << 10
 )
 
 // typeOf returns the address of the type descriptor of *T: one per type
@@ -100,26 +91,4 @@ func (c *typedChunks) slotOf(typ unsafe.Pointer) *typedSlot {
 		return slot
 	}
 	return nil
-}
-
-// byteValue returns b's bytes with no room to append: b itself when r is
-// over its own copy of the message (owned), else a copy, from r's typed
-// chunks when it has them and b is small, else alone.
-func byteValue[T ~[]byte](r *Reader, b []byte) T {
-	if r.owned && len(b) > 0 {
-		return T(b[:len(b):len(b)])
-	}
-	if r.slab == nil || r.slab.typed == nil || r.plain || len(b) == 0 || len(b) > maxChunkedBytes {
-		c := make(T, len(b))
-		copy(c, b)
-		return c
-	}
-	c := r.slab.typed
-	if len(c.bytes)-c.bytesUsed < len(b) {
-		c.bytes = make([]byte, bytesChunk)
-		c.bytesUsed = 0
-	}
-	start := c.bytesUsed
-	c.bytesUsed += copy(c.bytes[start:], b)
-	return T(c.bytes[start:c.bytesUsed:c.bytesUsed])
 }
