@@ -6,10 +6,10 @@ import "unsafe"
 // the arrays of repeated message fields (a pod's containers, conditions,
 // volume mounts) and the targets of optional messages (a container's
 // probes and security context), cut from chunks of a few kilobytes
-// instead of allocated one by one:
-// the items of a list repeat them, a handful per item, and a decode that
-// allocates each pays for it twice, in the allocator and in the
-// collections that run while the list decodes.
+// instead of allocated one by one: the items of a list repeat them, a
+// handful per item, and a decode that allocates each pays for it twice,
+// in the allocator and in the collections that run while the list
+// decodes.
 //
 // A chunk holds values of one type. Each value handed out is cut to its
 // length (appending to one reallocates) and is written only while the
